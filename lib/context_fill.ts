@@ -1,0 +1,106 @@
+import { Buffer } from "node:buffer";
+import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "./scan_transcript.ts";
+import { contextWindow } from "./context_window.ts";
+import { containsAny, parseRow, positiveInt, reverseLines } from "./_transcript_lines.ts";
+import { contextTokensOfUsage, isCompactBoundaryRow, isSyntheticRow, tokenCount } from "./_transcript_rows.ts";
+
+/** Options for {@linkcode contextFill}. */
+export interface ContextFillOptions {
+  /**
+   * The main-loop model setting, e.g. from the SessionStart hook input. Only it can carry the
+   * `[1m]` suffix; the transcript's own model ids never do. Default: the model of the row used.
+   */
+  model?: string;
+  /** The window size in tokens; wins over any guess from the model. Default: {@linkcode contextWindow}. */
+  windowTokens?: number;
+  /** Bytes read from the end of the transcript at most. Default 8 MiB. */
+  budgetBytes?: number;
+}
+
+/** How full the context window is, as the client's status line computes it. */
+export interface ContextFill {
+  /** Tokens in the context: input + cache creation + cache read (output tokens excluded). */
+  tokens: number;
+  /** Window size in tokens. */
+  window: number;
+  /** `tokens / window`; may exceed 1 only with an explicit `windowTokens`. */
+  fraction: number;
+  /**
+   * `"usage"`: from the newest main-chain assistant row after the last compaction.
+   * `"boundary"`: a compaction with no assistant row after it, from its `postTokens`.
+   * `"none"`: nothing usable within the budget (tokens 0).
+   */
+  source: "usage" | "boundary" | "none";
+  /** `options.model` when given, else the model of the assistant row used. */
+  model?: string;
+  /** True when a compact boundary was found older than the measurement (within the budget). */
+  afterCompaction: boolean;
+}
+
+const ASSISTANT = Buffer.from('"assistant"', "utf8");
+const BOUNDARY = Buffer.from('"compact_boundary"', "utf8");
+const PHASE_ONE: readonly Buffer[] = [ASSISTANT, BOUNDARY];
+const PHASE_TWO: readonly Buffer[] = [BOUNDARY];
+
+/**
+ * Measures how full the context window of a session is from its transcript, reading backwards
+ * from the end with a byte budget. The tokens are those of the newest main-chain assistant row
+ * (not a sidechain, not `<synthetic>`, not the subagent usage embedded in `progress` rows) that
+ * comes after the last compact boundary; with `usage.iterations`, its last non-compaction
+ * iteration. Usage from before the last boundary is never used: if no assistant row follows it,
+ * the boundary's `compactMetadata.postTokens` is used (source `"boundary"`), and without that the
+ * result is 0 with source `"none"`. Rows are one per content block but repeat the same input and
+ * cache usage, so taking the newest row is exact and nothing is summed.
+ *
+ * Lines that cannot hold an assistant row or a boundary are skipped by a byte test before any
+ * decoding; once the usage is found, only boundary lines are parsed (to set `afterCompaction`).
+ * Never throws: a missing file gives source `"none"`.
+ *
+ * @example
+ * ```ts
+ * import { contextFill } from "./context_fill.ts";
+ *
+ * const fill = contextFill("/home/me/.claude/projects/-p/1234.jsonl", { model: "claude-opus-4-6[1m]" });
+ * console.log(`${Math.round(fill.fraction * 100)}% of ${fill.window}`);
+ * ```
+ */
+export function contextFill(transcriptPath: string, options: ContextFillOptions = {}): ContextFill {
+  const budget = positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES);
+  let tokens = 0;
+  let source: ContextFill["source"] = "none";
+  let rowModel: string | undefined;
+  let afterCompaction = false;
+  let needles = PHASE_ONE;
+  for (const line of reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES)) {
+    if (!containsAny(line, needles)) continue;
+    const row = parseRow(line);
+    if (row === undefined || row.isSidechain === true) continue;
+    if (isCompactBoundaryRow(row)) {
+      afterCompaction = true;
+      if (source === "none") {
+        const post = row.compactMetadata?.postTokens;
+        if (typeof post === "number" && Number.isFinite(post) && post >= 0) {
+          tokens = post;
+          source = "boundary";
+        }
+      }
+      break;
+    }
+    if (source !== "none" || row.type !== "assistant" || isSyntheticRow(row)) continue;
+    const message = row.message;
+    if (typeof message !== "object" || message === null) continue;
+    const used = contextTokensOfUsage(message.usage);
+    if (used === undefined) continue;
+    tokens = used;
+    source = "usage";
+    if (typeof message.model === "string") rowModel = message.model;
+    needles = PHASE_TWO;
+  }
+  const model = options.model ?? rowModel;
+  const window = typeof options.windowTokens === "number" && options.windowTokens > 0
+    ? options.windowTokens
+    : contextWindow(model, tokens);
+  const out: ContextFill = { tokens: tokenCount(tokens), window, fraction: tokens / window, source, afterCompaction };
+  if (model !== undefined) out.model = model;
+  return out;
+}

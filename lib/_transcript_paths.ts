@@ -4,8 +4,9 @@
  */
 
 const DRIVE = /^[A-Za-z]:[\\/]/;
-const SAFE_ABSOLUTE = /^[\w.@+\-/\\:%,]+$/;
-const RELATIVE_FILE = /^[\w.@+-][\w.@+\-/]*\/[\w.@+-]*\.[A-Za-z0-9]{1,10}$/;
+const RELATIVE_FILE = /^[^\s:\\/-][^\s:]*\/[^\s/]*\.[\p{L}\p{N}]{1,10}$/u;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
 const UNSAFE = /[$`*?[\]{}=!#^|&;<>()'"]/;
 const SEPARATORS = " \t\r\n;|&()<>";
 
@@ -62,16 +63,10 @@ export function shellPathTokens(command: string): string[] {
 }
 
 function looksLikePath(token: string, quoted: boolean): boolean {
-  if (token.length < 2 || token.includes("://")) return false;
-  if (UNSAFE.test(token)) return false;
+  if (token.length < 2 || token.includes("://") || UNSAFE.test(token) || CONTROL.test(token)) return false;
   if (!quoted && token.includes(" ")) return false;
-  const checked = quoted ? token.replaceAll(" ", "_") : token;
-  if (token[0] === "/") {
-    return !token.startsWith("//") && !token.startsWith("/dev/") && SAFE_ABSOLUTE.test(checked);
-  }
-  if (DRIVE.test(token)) return SAFE_ABSOLUTE.test(checked);
-  if (token.startsWith("~/") || token.startsWith("./") || token.startsWith("../")) {
-    return token.length > 2 && SAFE_ABSOLUTE.test(checked.slice(1));
-  }
-  return !token.includes("..") && RELATIVE_FILE.test(checked);
+  if (token[0] === "/") return !token.startsWith("//") && !token.startsWith("/dev/");
+  if (DRIVE.test(token)) return true;
+  if (token.startsWith("~/") || token.startsWith("./") || token.startsWith("../")) return token.length > 2;
+  return !token.includes("..") && RELATIVE_FILE.test(token);
 }

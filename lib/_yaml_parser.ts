@@ -55,6 +55,9 @@ export class YamlParser {
   scanStop = 0;
   scanAt = 0;
   itemIsCollection = false;
+  flowLevel = 0;
+  // A tab in the separation before an inline node; fatal only if that node is a block collection.
+  tabAt = -1;
 
   constructor(src: string, maxDepth: number) {
     this.src = src;
@@ -108,9 +111,9 @@ export class YamlParser {
   finishLine(): void {
     const src = this.src;
     let i = this.pos;
-    const start = i;
     while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
-    if (i < this.len && src[i] === "#" && (i > start || i === this.lineStartOf(i))) {
+    const prev = src[i - 1];
+    if (src[i] === "#" && (i === 0 || prev === " " || prev === "\t" || prev === "\n")) {
       const nl = src.indexOf("\n", i);
       i = nl === -1 ? this.len : nl;
     }
@@ -204,7 +207,11 @@ export class YamlParser {
   parseValue(parentIndent: number, ctx: number): unknown {
     const src = this.src;
     let i = this.pos;
-    while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
+    this.tabAt = -1;
+    while (i < this.len && (src[i] === " " || src[i] === "\t")) {
+      if (src[i] === "\t" && this.tabAt === -1) this.tabAt = i;
+      i++;
+    }
     if (i >= this.len || src[i] === "\n" || src[i] === "#") {
       this.pos = i;
       this.toNextContent();
@@ -230,6 +237,7 @@ export class YamlParser {
     const c = src[start];
     const col = start - this.lineStartOf(start);
     const collectionsHere = !inline || ctx === CTX_SEQ_ITEM;
+    const tabAt = inline ? this.tabAt : -1;
     switch (c) {
       case "&":
         return this.fail("UNSUPPORTED_ANCHOR", start, "Cannot parse YAML: anchors are not supported");
@@ -257,6 +265,7 @@ export class YamlParser {
           if (!collectionsHere) {
             return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: a sequence cannot start on the line of its key");
           }
+          if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
           return this.parseBlockSeq(col, false);
         }
         break;
@@ -273,7 +282,7 @@ export class YamlParser {
       }
       case '"':
       case "'": {
-        const s = this.parseQuoted(parentIndent, false);
+        const s = this.parseQuoted(parentIndent);
         let i = this.pos;
         while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
         if (src[i] === ":" && this.isWsOrEnd(i + 1)) {
@@ -283,6 +292,7 @@ export class YamlParser {
           if (!collectionsHere) {
             return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
           }
+          if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
           return this.parseBlockMap(col, s, start, i);
         }
         this.toNextContent();
@@ -295,6 +305,7 @@ export class YamlParser {
       if (!collectionsHere) {
         return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
       }
+      if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
       return this.parseBlockMap(col, plainKeyToString(src.slice(start, this.scanEnd)), start, this.scanAt);
     }
     const text = this.plainMultiline(start, parentIndent + 1, false);
@@ -358,6 +369,8 @@ export class YamlParser {
         const ls = i;
         while (i < len && src[i] === " ") i++;
         ind = i - ls;
+        // Like `yaml`, a line led by a tab below the continuation indent ends the scalar.
+        if (!inFlow && ind < minIndent && src[i] === "\t") break;
         while (i < len && (src[i] === " " || src[i] === "\t")) i++;
         if (i < len && src[i] === "\n") {
           blank++;
@@ -454,7 +467,7 @@ export class YamlParser {
         return this.fail("UNEXPECTED_TOKEN", start, `Cannot parse YAML: a key cannot start with ${c}`);
       case '"':
       case "'": {
-        const s = this.parseQuoted(-1, false);
+        const s = this.parseQuoted(-1);
         let i = this.pos;
         while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
         if (src[i] === ":" && this.isWsOrEnd(i + 1)) {
@@ -496,10 +509,10 @@ export class YamlParser {
   // ---- scalars -----------------------------------------------------------------------------
 
   /**
-   * Quoted scalar at `pos`. In block context, continuation lines must be indented more than
-   * `parentIndent` (pass -1 inside flow collections and for keys, which are single-line anyway).
+   * Quoted scalar at `pos`. Continuation lines must be indented more than `parentIndent`, the
+   * enclosing block collection's indentation (-1 for keys, which must be single-line anyway).
    */
-  parseQuoted(parentIndent: number, inFlow: boolean): string {
+  parseQuoted(parentIndent: number): string {
     const src = this.src;
     const len = this.len;
     const start = this.pos;
@@ -528,8 +541,11 @@ export class YamlParser {
         out += src.slice(seg, i);
         const e = src[i + 1];
         if (e === "\n") {
-          i = this.foldQuotedBreak(i + 1, start, parentIndent, inFlow);
-          if (this.scanEnd > 0) out += "\n".repeat(this.scanEnd);
+          i = this.foldQuotedBreak(i + 1, start, parentIndent);
+          // Matches `yaml`: after an escaped break, the first empty line folds to a space.
+          const blank = this.scanEnd;
+          if (blank === 1) out += " ";
+          else if (blank > 1) out += "\n".repeat(blank - 1);
           seg = i;
           continue;
         }
@@ -554,7 +570,7 @@ export class YamlParser {
         let j = i;
         while (j > seg && (src[j - 1] === " " || src[j - 1] === "\t")) j--;
         out += src.slice(seg, j);
-        i = this.foldQuotedBreak(i, start, parentIndent, inFlow);
+        i = this.foldQuotedBreak(i, start, parentIndent);
         out += this.scanEnd === 0 ? " " : "\n".repeat(this.scanEnd);
         seg = i;
         continue;
@@ -567,7 +583,7 @@ export class YamlParser {
    * Skips the line break at `nl` plus following blank lines inside a quoted scalar, checking
    * indentation. Returns the index of the next content character; `scanEnd` = blank lines.
    */
-  foldQuotedBreak(nl: number, start: number, parentIndent: number, inFlow: boolean): number {
+  foldQuotedBreak(nl: number, start: number, parentIndent: number): number {
     const src = this.src;
     const len = this.len;
     let i = nl + 1;
@@ -585,7 +601,7 @@ export class YamlParser {
         i++;
         continue;
       }
-      if (this.isMarker(ls) || (!inFlow && ind <= parentIndent)) {
+      if (this.isMarker(ls) || ind <= parentIndent) {
         return this.fail("UNTERMINATED_STRING", start, "Cannot parse YAML: missing closing quote");
       }
       this.scanEnd = blank;
@@ -777,7 +793,9 @@ export class YamlParser {
       let ind = 0;
       while (src[lineStart + ind] === " ") ind++;
       const c = src[i];
-      if (ind <= parentIndent && c !== "]" && c !== "}") {
+      // Like `yaml`, the outermost closing bracket may sit at the parent's indentation.
+      const closesAtParent = (c === "]" || c === "}") && ind === parentIndent && this.flowLevel === 1;
+      if (ind <= parentIndent && !closesAtParent) {
         this.fail("BAD_INDENT", i, "Cannot parse YAML: flow collection lines must be indented");
       }
       if (lineStart + ind < i && src[lineStart + ind] === "\t" && ind <= parentIndent) {
@@ -802,7 +820,7 @@ export class YamlParser {
       }
       case '"':
       case "'":
-        return this.parseQuoted(parentIndent, true);
+        return this.parseQuoted(parentIndent);
       case "&":
         return this.fail("UNSUPPORTED_ANCHOR", start, "Cannot parse YAML: anchors are not supported");
       case "*":
@@ -850,6 +868,7 @@ export class YamlParser {
     const isMap = src[open] === "{";
     const close = isMap ? "}" : "]";
     this.enter(open);
+    this.flowLevel++;
     this.pos++;
     const arr: unknown[] = [];
     const obj: Record<string, unknown> = {};
@@ -925,6 +944,7 @@ export class YamlParser {
       this.fail("UNEXPECTED_TOKEN", this.pos, `Cannot parse YAML: expected , or ${close} in a flow collection`);
     }
     this.depth--;
+    this.flowLevel--;
     return isMap ? obj : arr;
   }
 }

@@ -45,6 +45,10 @@ export function mergeLayer(
       mergeLayer(target[key] as Target, value, sub, { file: at.file, path, issues: at.issues });
       continue;
     }
+    if (surelyValid(sub, value)) {
+      target[key] = value;
+      continue;
+    }
     const found = validateSchema(sub as JsonSchema, value, { maxIssues: 5 });
     if (found.length === 0) {
       target[key] = value;
@@ -59,6 +63,75 @@ export function mergeLayer(
         message: issue.message,
       });
     }
+  }
+}
+
+/**
+ * A quick check of a leaf: true only when `value` certainly satisfies `schema`.
+ * Anything it is unsure of (an unknown keyword, a failure) goes to
+ * validateSchema, which gives the verdict and the issues. Most config values
+ * are valid, and a hook calls loadConfig once per process, so skipping the
+ * general validator's first-call cost is most of loadConfig's cold time.
+ */
+function surelyValid(schema: SchemaObject, value: unknown): boolean {
+  for (const keyword in schema) {
+    const arg = schema[keyword];
+    switch (keyword) {
+      case "description":
+      case "default":
+        break;
+      case "type":
+        if (!(Array.isArray(arg) ? arg.some((t) => isType(t, value)) : isType(arg, value))) return false;
+        break;
+      case "enum":
+        // includes() compares primitives exactly; an object member just takes the slow path.
+        if (!(arg as unknown[]).includes(value)) return false;
+        break;
+      case "minimum":
+        if (typeof value === "number" && !(value >= (arg as number))) return false;
+        break;
+      case "maximum":
+        if (typeof value === "number" && !(value <= (arg as number))) return false;
+        break;
+      case "minLength":
+        // A code point is one or two UTF-16 units: twice the length is always enough.
+        if (typeof value === "string" && value.length < 2 * (arg as number)) return false;
+        break;
+      case "maxLength":
+        if (typeof value === "string" && value.length > (arg as number)) return false;
+        break;
+      case "minItems":
+        if (Array.isArray(value) && value.length < (arg as number)) return false;
+        break;
+      case "maxItems":
+        if (Array.isArray(value) && value.length > (arg as number)) return false;
+        break;
+      case "items":
+        if (Array.isArray(value) && !value.every((v) => surelyValid(arg as SchemaObject, v))) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+function isType(type: unknown, value: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "null":
+      return value === null;
+    case "array":
+      return Array.isArray(value);
+    default:
+      return false;
   }
 }
 

@@ -11,46 +11,12 @@ import type { RehydrateConfig } from "./load_config.ts";
  * DEFAULT_CONFIG.budget.maxChars; // 9500
  * ```
  */
-export const DEFAULT_CONFIG: Readonly<RehydrateConfig> = deepFreeze({
-  $schema: "https://rehydrate.dev/schemas/config.v1.json",
-  debug: false,
-  stateDir: null,
-  budget: { maxChars: 9500, fileMaxChars: 3000 },
-  transcript: { scanBudgetBytes: 8388608 },
-  projects: {
-    enabled: "auto",
-    root: "02-projects",
-    systemDir: "00-system",
-    manifestNames: ["01-planning/resume-context.md", "01-planning/_resume.md"],
-    stepsNames: ["01-planning/04-steps.md", "01-planning/steps.md"],
-    stateFile: "00-system/.cache/precompact_state.json",
-    minConfidence: "medium",
-    workingSetSize: 10,
-    skillsGlobRoots: ["00-system/skills", "03-skills"],
-  },
-  orchestration: {
-    enabled: "auto",
-    projectsDir: "projects",
-    stateDir: ".jerry",
-    thresholds: { warning: 0.6, critical: 0.8, compaction: 0.9 },
-    alertMaxTokens: 500,
-    reminderMax: 3,
-  },
-  dispatch: {
-    enabled: "auto",
-    dispatchPathFile: "~/.claude/worker-dispatch-path",
-    env: "REHYDRATE_DISPATCH_FILE",
-    handlerSkill: "handler",
-    handlerStateFile: null,
-    markerMaxAgeSeconds: 86400,
-  },
-  reread: { enforce: "auto" },
-  contextWindow: { tokens: null },
-});
+export const DEFAULT_CONFIG: Readonly<RehydrateConfig> = deepFreeze(defaultConfig());
 
 /**
- * Returns a fresh, mutable deep copy of {@linkcode DEFAULT_CONFIG}. Paths are
- * returned as written (`~/` not expanded); {@linkcode loadConfig} expands them.
+ * Returns a fresh, mutable config equal to {@linkcode DEFAULT_CONFIG}, sharing
+ * nothing with it. Paths are returned as written (`~/` not expanded);
+ * `loadConfig` expands them.
  *
  * @example
  * ```ts
@@ -59,7 +25,43 @@ export const DEFAULT_CONFIG: Readonly<RehydrateConfig> = deepFreeze({
  * ```
  */
 export function defaultConfig(): RehydrateConfig {
-  return structuredClone(DEFAULT_CONFIG) as RehydrateConfig;
+  // A literal, not a clone of DEFAULT_CONFIG: cheaper on a hook's single cold call.
+  return {
+    $schema: "https://rehydrate.dev/schemas/config.v1.json",
+    debug: false,
+    stateDir: null,
+    budget: { maxChars: 9500, fileMaxChars: 3000 },
+    transcript: { scanBudgetBytes: 8388608 },
+    projects: {
+      enabled: "auto",
+      root: "02-projects",
+      systemDir: "00-system",
+      manifestNames: ["01-planning/resume-context.md", "01-planning/_resume.md"],
+      stepsNames: ["01-planning/04-steps.md", "01-planning/steps.md"],
+      stateFile: "00-system/.cache/precompact_state.json",
+      minConfidence: "medium",
+      workingSetSize: 10,
+      skillsGlobRoots: ["00-system/skills", "03-skills"],
+    },
+    orchestration: {
+      enabled: "auto",
+      projectsDir: "projects",
+      stateDir: ".jerry",
+      thresholds: { warning: 0.6, critical: 0.8, compaction: 0.9 },
+      alertMaxTokens: 500,
+      reminderMax: 3,
+    },
+    dispatch: {
+      enabled: "auto",
+      dispatchPathFile: "~/.claude/worker-dispatch-path",
+      env: "REHYDRATE_DISPATCH_FILE",
+      handlerSkill: "handler",
+      handlerStateFile: null,
+      markerMaxAgeSeconds: 86400,
+    },
+    reread: { enforce: "auto" },
+    contextWindow: { tokens: null },
+  };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { expandHome, expandHomeKeys, mergeLayer } from "./_config_merge.ts";
@@ -171,6 +171,8 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   return { config, issues, sources };
 
   function applyFile(file: string, required: boolean): void {
+    // Most users have no config file; a failed read costs an exception, a check does not.
+    if (!required && !existsSync(file)) return;
     let text: string;
     try {
       text = readFileSync(file, "utf8");

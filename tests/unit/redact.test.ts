@@ -60,6 +60,9 @@ describe("redact() on the secrets corpus", () => {
     const out = redact(text, { onRedact: (kind) => kinds.push(kind) });
     assert.deepEqual(kinds.sort(), secrets.map(([kind]) => kind).sort());
     assert.deepEqual([...out.matchAll(REDACTED)].map((m) => m[1]).sort(), secrets.map(([kind]) => kind).sort());
+    let again = 0;
+    assert.equal(redact(out, { onRedact: () => again++ }), out, "redacting twice changes nothing");
+    assert.equal(again, 0);
   });
 });
 

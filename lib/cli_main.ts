@@ -1,0 +1,95 @@
+import type { HookHandler } from "./handle_hook.ts";
+import { HOOK_NAMES } from "./hook_names.ts";
+import { runHook } from "./run_hook.ts";
+import { VERSION } from "./version.ts";
+import { preCompactHook } from "./pre_compact_hook.ts";
+import { postCompactHook } from "./post_compact_hook.ts";
+import { sessionStartHook } from "./session_start_hook.ts";
+import { userPromptSubmitHook } from "./user_prompt_submit_hook.ts";
+import { preToolUseHook } from "./pre_tool_use_hook.ts";
+import { postToolUseHook } from "./post_tool_use_hook.ts";
+import { stopHook } from "./stop_hook.ts";
+
+/** Where the CLI writes; tests pass collectors. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const HANDLERS: Record<string, HookHandler> = {
+  "pre-compact": preCompactHook,
+  "post-compact": postCompactHook,
+  "session-start": sessionStartHook,
+  "user-prompt-submit": userPromptSubmitHook,
+  "pre-tool-use": preToolUseHook,
+  "post-tool-use": postToolUseHook,
+  stop: stopHook,
+};
+
+/** A CLI verb: gets the arguments after its name, returns the exit code. */
+export type CliVerb = (args: string[], io: CliIo) => number | Promise<number>;
+
+const VERBS: Record<string, { summary: string; load: () => Promise<CliVerb> }> = {};
+
+const HELP = `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
+
+Usage:
+  rehydrate <hook> < hook-input.json   run a hook exactly as its own binary would
+  rehydrate <verb> [options]           run a command (see below)
+  rehydrate --version | --help
+
+Hooks (one binary holds them all; dist/<hook> is the same code):
+${Object.entries(HOOK_NAMES).map(([n, e]) => `  ${n.padEnd(20)} ${e}`).join("\n")}
+
+Commands:
+${Object.entries(VERBS).map(([n, v]) => `  ${n.padEnd(20)} ${v.summary}`).join("\n") || "  (none yet)"}
+
+Every command answers --help. Errors are one line on stderr and a non-zero exit;
+hooks never fail: they exit 0 with no output and log to debug.log (REHYDRATE_DEBUG=1).
+`;
+
+/**
+ * The multicall entry: `rehydrate <hook>` runs that hook on stdin (exactly
+ * like `dist/<hook>`), `rehydrate <verb> ...` runs a command, and
+ * `--version` / `--help` print. Returns the exit code; hooks set
+ * `process.exitCode` themselves and return `undefined`.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await cliMain(process.argv.slice(2));
+ * ```
+ */
+export async function cliMain(argv: string[], io: CliIo = defaultIo()): Promise<number | undefined> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+    io.out(HELP);
+    return first === undefined ? 1 : 0;
+  }
+  if (first === "--version" || first === "-V" || first === "version") {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  const hook = HANDLERS[first];
+  if (hook) {
+    await runHook(HOOK_NAMES[first], hook, { args: rest });
+    return undefined;
+  }
+  const verb = VERBS[first];
+  if (verb) {
+    try {
+      return await (await verb.load())(rest, io);
+    } catch (err) {
+      io.err(`rehydrate ${first}: ${(err as Error).message}\n`);
+      return 1;
+    }
+  }
+  io.err(`rehydrate: unknown command "${first}"; run rehydrate --help for the list\n`);
+  return 1;
+}
+
+function defaultIo(): CliIo {
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+  };
+}

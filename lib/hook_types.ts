@@ -1,0 +1,108 @@
+/**
+ * Types of the JSON Claude Code pipes to a command hook and of what a hook
+ * answers. Shapes follow `@anthropic-ai/claude-agent-sdk` `sdk.d.ts` as
+ * summarised in `shared/claude-code-hooks.md`; every optional field may be
+ * missing on older clients, so handlers must not trust any of them.
+ *
+ * @module
+ */
+
+/** The events rehydrate ships a hook for. */
+export type HookEventName =
+  | "PreCompact"
+  | "PostCompact"
+  | "SessionStart"
+  | "UserPromptSubmit"
+  | "PreToolUse"
+  | "PostToolUse"
+  | "Stop";
+
+/** Fields every hook input carries (`BaseHookInput`). */
+export interface BaseHookInput {
+  session_id: string;
+  /** `""` when the client runs diskless. */
+  transcript_path: string;
+  cwd: string;
+  hook_event_name: string;
+  prompt_id?: string;
+  permission_mode?: string;
+  agent_id?: string;
+  agent_type?: string;
+  [key: string]: unknown;
+}
+
+/** PreCompact: `trigger` is compared with the matcher. */
+export interface PreCompactInput extends BaseHookInput {
+  hook_event_name: "PreCompact";
+  trigger?: "manual" | "auto" | string;
+  custom_instructions?: string | null;
+}
+
+/** PostCompact (2.1.76+): carries the summary the compaction produced. */
+export interface PostCompactInput extends BaseHookInput {
+  hook_event_name: "PostCompact";
+  trigger?: "manual" | "auto" | string;
+  compact_summary?: string;
+}
+
+/** SessionStart: `source` is compared with the matcher. */
+export interface SessionStartInput extends BaseHookInput {
+  hook_event_name: "SessionStart";
+  source?: "startup" | "resume" | "clear" | "compact" | "fork" | string;
+  model?: string;
+  session_title?: string;
+}
+
+/** UserPromptSubmit: no matcher, runs on every prompt. */
+export interface UserPromptSubmitInput extends BaseHookInput {
+  hook_event_name: "UserPromptSubmit";
+  prompt?: string;
+}
+
+/** PreToolUse: `tool_name` is compared with the matcher. */
+export interface PreToolUseInput extends BaseHookInput {
+  hook_event_name: "PreToolUse";
+  tool_name?: string;
+  tool_input?: unknown;
+  tool_use_id?: string;
+}
+
+/** PostToolUse. The tool's output field is `filePath` (camelCase). */
+export interface PostToolUseInput extends BaseHookInput {
+  hook_event_name: "PostToolUse";
+  tool_name?: string;
+  tool_input?: unknown;
+  tool_response?: unknown;
+  tool_use_id?: string;
+}
+
+/** Stop: `stop_hook_active` is the loop breaker. */
+export interface StopInput extends BaseHookInput {
+  hook_event_name: "Stop";
+  stop_hook_active?: boolean;
+  last_assistant_message?: string;
+}
+
+/** Any hook input. */
+export type HookInput =
+  | PreCompactInput
+  | PostCompactInput
+  | SessionStartInput
+  | UserPromptSubmitInput
+  | PreToolUseInput
+  | PostToolUseInput
+  | StopInput;
+
+/**
+ * What a hook handler returns. `stdout` is written verbatim (PreCompact's
+ * plain-text summarizer instructions); `json` is serialised as the one JSON
+ * object Claude Code expects. `exitCode: 2` is only for a deliberate block.
+ * `null` means: exit 0 and print nothing.
+ */
+export type HookReply =
+  | { stdout: string; exitCode?: 0 | 2 }
+  | { json: Record<string, unknown>; exitCode?: 0 | 2 }
+  | null;
+
+/** The environment a hook reads (a plain record so tests can pass their own). */
+export type HookEnv = Record<string, string | undefined>;

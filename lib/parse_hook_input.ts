@@ -1,0 +1,62 @@
+import type { HookInput } from "./hook_types.ts";
+
+/** Why an input was refused. */
+export type HookInputErrorCode =
+  | "EMPTY"
+  | "INVALID_JSON"
+  | "NOT_AN_OBJECT"
+  | "MISSING_FIELD"
+  | "WRONG_TYPE"
+  | "WRONG_EVENT";
+
+/** Result of {@linkcode parseHookInput}. */
+export type ParseHookInputResult =
+  | { value: HookInput; error: null }
+  | { value: null; error: { code: HookInputErrorCode; message: string } };
+
+/** Options for {@linkcode parseHookInput}. */
+export interface ParseHookInputOptions {
+  /** When set, `hook_event_name` must equal it. */
+  event?: string;
+}
+
+const REQUIRED = ["session_id", "transcript_path", "cwd", "hook_event_name"] as const;
+
+/**
+ * Parses the JSON Claude Code writes on a hook's stdin and checks the common
+ * fields (`session_id`, `transcript_path`, `cwd`, `hook_event_name` must be
+ * strings). The text is trimmed first: the client may send a leading newline.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * const r = parseHookInput('{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"Stop"}');
+ * r.error === null && r.value.hook_event_name === "Stop"; // true
+ * ```
+ */
+export function parseHookInput(text: string, options: ParseHookInputOptions = {}): ParseHookInputResult {
+  const trimmed = text.trim();
+  if (trimmed === "") return fail("EMPTY", "Cannot parse hook input: stdin is empty");
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (err) {
+    return fail("INVALID_JSON", `Cannot parse hook input: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return fail("NOT_AN_OBJECT", "Cannot parse hook input: not a JSON object");
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key of REQUIRED) {
+    if (!(key in obj)) return fail("MISSING_FIELD", `Hook input has no ${key}`);
+    if (typeof obj[key] !== "string") return fail("WRONG_TYPE", `Hook input field ${key} is not a string`);
+  }
+  if (options.event !== undefined && obj.hook_event_name !== options.event) {
+    return fail("WRONG_EVENT", `Hook input is for ${String(obj.hook_event_name)}, not ${options.event}`);
+  }
+  return { value: obj as HookInput, error: null };
+}
+
+function fail(code: HookInputErrorCode, message: string): ParseHookInputResult {
+  return { value: null, error: { code, message } };
+}

@@ -1,0 +1,62 @@
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+/** Options for {@linkcode writeFileAtomic}. */
+export interface WriteFileAtomicOptions {
+  /** Permission bits of the new file. Default 0o600 (owner only). */
+  mode?: number;
+  /** Also fsync the directory so the rename itself is durable. Default true (skipped on Windows). */
+  syncDir?: boolean;
+}
+
+let counter = 0;
+
+/**
+ * Writes a file so that readers only ever see the old complete content or the
+ * new complete content: the data goes to a fresh temporary file in the same
+ * directory (created exclusively, owner-only), is fsynced, and is renamed over
+ * the target; then the directory is fsynced. A crash at any point leaves the
+ * old file intact and at worst a stray `*.tmp` file. Throws on failure after
+ * removing its temporary file.
+ *
+ * @example
+ * ```ts
+ * writeFileAtomic("/home/a/.local/state/rehydrate/s.json", JSON.stringify({ ok: true }));
+ * ```
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): void {
+  const mode = options.mode ?? 0o600;
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.${(counter++).toString(36)}.tmp`);
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  let fd = -1;
+  try {
+    fd = openSync(tmp, "wx", mode);
+    let at = 0;
+    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = -1;
+    renameSync(tmp, path);
+  } catch (err) {
+    if (fd >= 0) {
+      try {
+        closeSync(fd);
+      } catch { /* already failing */ }
+    }
+    try {
+      unlinkSync(tmp);
+    } catch { /* never created, or already renamed */ }
+    throw err;
+  }
+  if ((options.syncDir ?? true) && process.platform !== "win32") {
+    try {
+      const dfd = openSync(dir, "r");
+      try {
+        fsyncSync(dfd);
+      } finally {
+        closeSync(dfd);
+      }
+    } catch { /* some filesystems refuse a directory fsync; the rename is done */ }
+  }
+}

@@ -1,0 +1,42 @@
+// hooks/ and lib/ must run unmodified on Bun and Deno and carry no runtime dependency:
+// only node: built-ins and relative .ts files may be imported, and no Bun.* or Deno.* API used.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname!, "..", "..");
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
+}
+
+const FILES = [...sources("hooks"), ...sources("lib")];
+
+test("hooks/ and lib/ have sources to check", () => {
+  assert.ok(FILES.length >= 10);
+});
+
+for (const file of FILES) {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  test(`${file} imports only node: built-ins and relative .ts files`, () => {
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      const ok = spec.startsWith("node:") || (/^\.\.?\//.test(spec) && spec.endsWith(".ts")) ||
+        (file === join("lib", "version.ts") && spec === "../package.json");
+      assert.ok(ok, `${file} imports "${spec}"`);
+    }
+  });
+  test(`${file} uses no Bun.* or Deno.* API`, () => {
+    const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+    assert.doesNotMatch(code, /\b(?:Bun|Deno)\s*\.\s*[A-Za-z_]/);
+    assert.doesNotMatch(code, /\bfrom\s+["'](?:bun|bun:[a-z]+)["']/);
+  });
+}
+
+test("the import check catches a package import (the rule can fail)", () => {
+  const bad = 'import { parse } from "yaml";\nimport x from "./a.js";';
+  const specs = [...bad.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
+  assert.deepEqual(specs, ["yaml", "./a.js"]);
+});

@@ -1,0 +1,79 @@
+/**
+ * Writes the demo's transcript: a realistic Claude Code JSONL session (2.1.x row shapes: one
+ * assistant row per content block sharing `message.id`, usage on every assistant row, tool results
+ * with `toolUseResult`) in which the agent first glances at one project, then works on another:
+ * reads its manifest and steps, edits a file, runs tests and writes a todo list that names the
+ * files it will need next.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface DemoTranscriptOptions {
+  projectDir: string;
+  sessionId: string;
+}
+
+export function writeDemoTranscript(path: string, options: DemoTranscriptOptions): void {
+  const { projectDir, sessionId } = options;
+  const p = (rel: string) => join(projectDir, rel);
+  const web = "02-projects/01-website-redesign";
+  const api = "02-projects/02-api-migration";
+  const rows: unknown[] = [];
+  let n = 0;
+  let parent: string | null = null;
+  let clock = Date.parse("2026-11-21T09:00:00Z");
+  const envelope = (type: string) => {
+    const uuid = `demo-${(++n).toString().padStart(4, "0")}`;
+    const row = { parentUuid: parent, isSidechain: false, userType: "external", cwd: projectDir, sessionId, version: "2.1.197", gitBranch: "main", type, uuid, timestamp: new Date(clock += 7000).toISOString() };
+    parent = uuid;
+    return row;
+  };
+  let tokens = 24_000;
+  const user = (text: string) => rows.push({ ...envelope("user"), message: { role: "user", content: text } });
+  const assistant = (blocks: unknown[]) => {
+    const id = `msg_demo_${n}`;
+    tokens += 9_000;
+    for (const block of blocks) {
+      rows.push({
+        ...envelope("assistant"),
+        requestId: `req_demo_${n}`,
+        message: {
+          model: "claude-opus-4-8", id, type: "message", role: "assistant", content: [block], stop_reason: null, stop_sequence: null,
+          usage: { input_tokens: 6, cache_creation_input_tokens: 2_100, cache_read_input_tokens: tokens, output_tokens: 420 },
+        },
+      });
+    }
+  };
+  let tool = 0;
+  const call = (name: string, input: Record<string, unknown>, result: string, toolUseResult?: unknown) => {
+    const id = `toolu_demo_${(++tool).toString().padStart(3, "0")}`;
+    assistant([{ type: "tool_use", id, name, input }]);
+    rows.push({
+      ...envelope("user"),
+      message: { role: "user", content: [{ tool_use_id: id, type: "tool_result", content: result }] },
+      toolUseResult: toolUseResult ?? { stdout: result },
+    });
+  };
+
+  user("What's the status of the API migration?");
+  call("Read", { file_path: p(`${api}/01-planning/04-steps.md`) }, "# Steps\n- [x] Write overview\n- [ ] Plan", { type: "text", file: { filePath: p(`${api}/01-planning/04-steps.md`) } });
+  assistant([{ type: "text", text: "The API migration is still in planning: the plan and steps documents are next." }]);
+  user("OK. Let's get back to the website redesign: server-render the pricing table.");
+  assistant([{ type: "thinking", thinking: "Load the project manifest first.", signature: "sig" }]);
+  call("Skill", { skill: "execute-project" }, "Launching skill: execute-project");
+  call("Read", { file_path: p(`${web}/01-planning/resume-context.md`) }, "---\nproject_id: 01-website-redesign\n---", { type: "text", file: { filePath: p(`${web}/01-planning/resume-context.md`) } });
+  call("Read", { file_path: p(`${web}/01-planning/04-steps.md`) }, "## Phase 2: Execution\n- [ ] Server-render the pricing table", { type: "text", file: { filePath: p(`${web}/01-planning/04-steps.md`) } });
+  call("Read", { file_path: p(`${web}/01-planning/03-plan.md`) }, "2. Server-render the pricing table from pricing.json", { type: "text", file: { filePath: p(`${web}/01-planning/03-plan.md`) } });
+  call("Grep", { pattern: "PricingTable", path: p(`${web}/03-working`) }, `Found 1 file\n${p(`${web}/03-working/pricing-table.tsx`)}`);
+  call("Edit", { file_path: p(`${web}/03-working/pricing-table.tsx`), old_string: "<table>", new_string: "<table className=\"pricing\">" }, "The file has been updated.", { filePath: p(`${web}/03-working/pricing-table.tsx`), oldString: "<table>", newString: "<table className=\"pricing\">" });
+  call("Bash", { command: `npx tsc --noEmit ${p(`${web}/03-working/pricing-table.tsx`)}`, description: "Type-check the table" }, "");
+  call("TodoWrite", {
+    todos: [
+      { content: "Server-render the pricing table from pricing.json", status: "in_progress", activeForm: "Server-rendering the pricing table" },
+      { content: `Load prices from ${web}/03-working/pricing.json`, status: "pending", activeForm: "Loading prices" },
+      { content: `Replace the carousel in ${web}/03-working/hero.tsx`, status: "pending", activeForm: "Replacing the carousel" },
+    ],
+  }, "Todos have been modified successfully.");
+  assistant([{ type: "text", text: `Next I'll wire \`${web}/03-working/pricing.json\` into the table, then tick the task in 04-steps.md.` }]);
+  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+}

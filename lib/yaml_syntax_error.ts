@@ -6,7 +6,17 @@
 
 import { parseYaml, type ParseYamlOptions, type YamlErrorCode } from "./parse_yaml.ts";
 
-/** A YAML parse failure with the code and 1-based position of the first error. */
+/**
+ * A YAML parse failure with the code and 1-based position of the first error.
+ *
+ * @example
+ * ```ts
+ * import { YamlSyntaxError } from "./yaml_syntax_error.ts";
+ *
+ * const e = new YamlSyntaxError("UNSUPPORTED_TAG", "Cannot parse YAML: tags are not supported", 1, 4);
+ * // e.message === "Cannot parse YAML: tags are not supported at line 1, column 4"
+ * ```
+ */
 export class YamlSyntaxError extends SyntaxError {
   /** Machine-readable code, see {@link YamlErrorCode}. */
   code: YamlErrorCode;

@@ -1,0 +1,167 @@
+/**
+ * The one backward pass shared by `detectActiveProject`, `workingSet` and `detectWorkspace`: the
+ * tool calls of the main chain (newest first, each with its age and, for search tools, its
+ * result), and the text the agent saw (user prompts, assistant text, compaction summaries), each
+ * stamped with how many tool calls and user prompts are newer than it.
+ */
+import type { TranscriptRow } from "./transcript_row.ts";
+import { type ToolCall, toolCalls } from "./tool_calls.ts";
+import { isMainChainRow } from "./_transcript_rows.ts";
+
+/** Tools whose result lists files the agent may act on next. */
+export const RESULT_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS", "Task", "Agent", "Bash"]);
+
+/** One tool call with where it sits. */
+export interface CallEvidence {
+  call: ToolCall;
+  /** Tool calls newer than this one: 0 for the newest. */
+  age: number;
+  /** User prompts newer than this call: 0 in the current turn. */
+  turn: number;
+  /** `cwd` of the row that holds the call. */
+  cwd?: string;
+  /** For {@linkcode RESULT_TOOLS}: the `tool_result` content as written. */
+  result?: unknown;
+  /** For {@linkcode RESULT_TOOLS}: `toolUseResult.filenames` when the client wrote it. */
+  resultFiles?: string[];
+}
+
+/** Where a text came from. `user` is a real prompt; `summary` a compaction summary. */
+export type TextKind = "user" | "assistant" | "summary";
+
+/** One text the agent saw. */
+export interface TextEvidence {
+  kind: TextKind;
+  /** The text, at most {@linkcode MAX_TEXT_CHARS} characters. */
+  text: string;
+  /** Tool calls newer than this text. */
+  age: number;
+  /** User prompts newer than this text (a prompt itself counts from 0: the newest prompt has 0). */
+  turn: number;
+  cwd?: string;
+}
+
+/** Everything the detectors read, from one pass. Build it with {@linkcode collectEvidence}. */
+export interface DetectionEvidence {
+  readonly kind: "detection-evidence";
+  /** Newest first. */
+  calls: CallEvidence[];
+  /** Newest first. */
+  texts: TextEvidence[];
+  /** `cwd` of the newest row that has one. */
+  cwd?: string;
+  /** `sessionId` of the newest row that has one. */
+  sessionId?: string;
+  /** Main-chain compact boundaries passed during the pass. */
+  boundaries: number;
+  /** Normalised path of the transcript, when known (never part of a working set). */
+  transcript?: string;
+}
+
+/** Options of {@linkcode collectEvidence}. */
+export interface CollectEvidenceOptions {
+  /** Stop after this many tool calls. Default {@linkcode DEFAULT_MAX_CALLS}. */
+  maxCalls?: number;
+  /** Normalised transcript path, copied to the result. */
+  transcript?: string;
+}
+
+/** Older calls weigh less than 1/1000 of the newest ones with the default half-lives. */
+export const DEFAULT_MAX_CALLS = 400;
+/** Texts are cut here: a pasted log does not need to be read whole. */
+export const MAX_TEXT_CHARS = 20_000;
+
+const NOT_A_PROMPT = ["<local-command-", "<task-notification>", "<system-reminder>", "<bash-stdout>", "<bash-stderr>", "[Request interrupted", "Caveat:"];
+
+/** Collects the evidence of `rows` (newest first, as `scanTranscript` yields them). */
+export function collectEvidence(rows: Iterable<TranscriptRow>, options: CollectEvidenceOptions = {}): DetectionEvidence {
+  const maxCalls = options.maxCalls !== undefined && options.maxCalls > 0 ? Math.floor(options.maxCalls) : DEFAULT_MAX_CALLS;
+  const out: DetectionEvidence = { kind: "detection-evidence", calls: [], texts: [], boundaries: 0 };
+  if (options.transcript !== undefined) out.transcript = options.transcript;
+  const results = new Map<string, { content: unknown; files?: string[] }>();
+  const seen = new Set<string>();
+  let turn = 0;
+  for (const row of rows) {
+    if (!isMainChainRow(row)) continue;
+    const cwd = typeof row.cwd === "string" && row.cwd !== "" ? row.cwd : undefined;
+    if (out.cwd === undefined && cwd !== undefined) out.cwd = cwd;
+    if (out.sessionId === undefined && typeof row.sessionId === "string") out.sessionId = row.sessionId;
+    if (row.type === "system") {
+      if (row.subtype === "compact_boundary") out.boundaries++;
+      continue;
+    }
+    const content = row.message?.content;
+    if (row.type === "user") {
+      if (typeof content === "string") {
+        const kind = userTextKind(row, content);
+        if (kind !== undefined) {
+          out.texts.push(text(kind, content, out.calls.length, kind === "user" ? turn++ : turn, cwd));
+        }
+      } else if (Array.isArray(content)) {
+        let prompt = "";
+        for (const block of content) {
+          if (typeof block !== "object" || block === null) continue;
+          if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
+            const files = resultFilenames(row.toolUseResult);
+            results.set(block.tool_use_id, files === undefined ? { content: block.content } : { content: block.content, files });
+          } else if (block.type === "text" && typeof block.text === "string") {
+            prompt += prompt === "" ? block.text : "\n" + block.text;
+          }
+        }
+        if (prompt !== "") {
+          const kind = userTextKind(row, prompt);
+          if (kind !== undefined) out.texts.push(text(kind, prompt, out.calls.length, kind === "user" ? turn++ : turn, cwd));
+        }
+      }
+      continue;
+    }
+    if (row.type !== "assistant" || !Array.isArray(content)) continue;
+    let said = "";
+    for (const block of content) {
+      if (typeof block === "object" && block !== null && block.type === "text" && typeof block.text === "string") {
+        said += said === "" ? block.text : "\n" + block.text;
+      }
+    }
+    if (said !== "") out.texts.push(text("assistant", said, out.calls.length, turn, cwd));
+    for (const call of toolCalls([row])) {
+      if (seen.has(call.id)) continue;
+      seen.add(call.id);
+      const ev: CallEvidence = { call, age: out.calls.length, turn };
+      if (cwd !== undefined) ev.cwd = cwd;
+      if (RESULT_TOOLS.has(call.name)) {
+        const r = results.get(call.id);
+        if (r !== undefined) {
+          ev.result = r.content;
+          if (r.files !== undefined) ev.resultFiles = r.files;
+        }
+      }
+      results.delete(call.id);
+      out.calls.push(ev);
+    }
+    if (out.calls.length >= maxCalls) break;
+  }
+  return out;
+}
+
+function text(kind: TextKind, value: string, age: number, turn: number, cwd: string | undefined): TextEvidence {
+  const t: TextEvidence = { kind, text: value.length > MAX_TEXT_CHARS ? value.slice(0, MAX_TEXT_CHARS) : value, age, turn };
+  if (cwd !== undefined) t.cwd = cwd;
+  return t;
+}
+
+function userTextKind(row: TranscriptRow, value: string): TextKind | undefined {
+  if (row.isCompactSummary === true) return "summary";
+  if (row.isMeta === true) return undefined;
+  const head = value.trimStart();
+  for (const prefix of NOT_A_PROMPT) if (head.startsWith(prefix)) return undefined;
+  return "user";
+}
+
+function resultFilenames(value: unknown): string[] | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const names = (value as { filenames?: unknown }).filenames;
+  if (!Array.isArray(names) || names.length === 0) return undefined;
+  const out: string[] = [];
+  for (const n of names) if (typeof n === "string" && n !== "") out.push(n);
+  return out.length === 0 ? undefined : out;
+}

@@ -46,7 +46,7 @@ function newAjv(options: Obj = {}) {
     compile(s: unknown): ((v: unknown) => boolean) & { errors?: unknown };
     addFormat(name: string, f: (s: string) => boolean): unknown;
   };
-  const ajv = new Ctor({ allErrors: true, ...options });
+  const ajv = new Ctor({ allErrors: true, allowUnionTypes: true, ...options });
   ajv.addFormat("date-time", isDateTime);
   return ajv;
 }

@@ -9,6 +9,7 @@
  *                                      release target, plus SHA256SUMS
  *   bun build.ts --only rehydrate      build just the named binaries (comma-separated)
  *   bun build.ts --bytecode            also embed a bytecode cache (see bench/ for whether it pays)
+ *   bun build.ts --outdir DIR          write to DIR instead of dist/
  *
  * Every compile-time autoload is turned off: a hook runs in the user's project, and a binary
  * that honoured a `bunfig.toml` preload or a `.env` from there would be a code-execution hole
@@ -18,7 +19,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 
 const ROOT = import.meta.dirname;
@@ -99,11 +100,12 @@ function main(): void {
       release: { type: "boolean", default: false },
       only: { type: "string" },
       bytecode: { type: "boolean", default: false },
+      outdir: { type: "string", default: join(ROOT, "dist") },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
-    console.log(readFileSync(import.meta.filename, "utf8").split("\n").slice(2, 14).map((l) => l.replace(/^ \* ?/, "")).join("\n"));
+    console.log(readFileSync(import.meta.filename, "utf8").split("\n").slice(2, 15).map((l) => l.replace(/^ \* ?/, "")).join("\n"));
     return;
   }
   const host = hostTarget();
@@ -121,7 +123,7 @@ function main(): void {
   }
 
   if (values.release) {
-    const outDir = join(ROOT, "dist", "release");
+    const outDir = join(values.outdir!, "release");
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
     const sums: string[] = [];
@@ -141,14 +143,14 @@ function main(): void {
   }
 
   for (const t of wanted) {
-    const outDir = t === host ? join(ROOT, "dist") : join(ROOT, "dist", t);
+    const outDir = t === host ? values.outdir! : join(values.outdir!, t);
     mkdirSync(outDir, { recursive: true });
     for (const n of names) {
       const out = join(outDir, n + (t.startsWith("windows") ? ".exe" : ""));
       // Cross-compiling fetches the target runtime from the npm registry; the host build uses this Bun.
       compile(join("hooks", `${n}.ts`), out, t === host ? null : TARGETS[t], values.bytecode!);
       if (t === host) smoke(out);
-      console.log(`built ${out.slice(ROOT.length + 1)} (${mb(out)})`);
+      console.log(`built ${relative(ROOT, out)} (${mb(out)})`);
     }
   }
 }

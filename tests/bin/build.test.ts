@@ -1,0 +1,41 @@
+// build.ts is tested like the product: a release build for the host and two cross targets, with
+// names, checksums and the host binary's --version checked.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, run } from "./_bin.ts";
+
+const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+const HOST = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch === "arm64" ? "arm64" : "x64"}`;
+
+test("build.ts --release writes one binary per target and a SHA256SUMS that matches them", () => {
+  const out = mkdtempSync(join(tmpdir(), "rehydrate-release-"));
+  try {
+    const targets = [...new Set([HOST, "linux-arm64", "windows-x64"])];
+    const r = spawnSync(process.execPath, ["build.ts", "--release", "--target", targets.join(","), "--outdir", out], { cwd: ROOT, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    const dir = join(out, "release");
+    const expected = targets.map((t) => `rehydrate-${VERSION}-${t}${t.startsWith("windows") ? ".exe" : ""}`).sort();
+    assert.deepEqual(readdirSync(dir).filter((f) => f !== "SHA256SUMS").sort(), expected);
+    const sums = readFileSync(join(dir, "SHA256SUMS"), "utf8").trim().split("\n");
+    assert.equal(sums.length, targets.length);
+    for (const line of sums) {
+      const [hash, file] = line.split(/\s+/);
+      assert.equal(createHash("sha256").update(readFileSync(join(dir, file))).digest("hex"), hash, file);
+    }
+    const host = run(join(dir, `rehydrate-${VERSION}-${HOST}${HOST.startsWith("windows") ? ".exe" : ""}`), ["--version"]);
+    assert.equal(host.stdout.trim(), VERSION);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test("build.ts refuses an unknown target with a one-line error", () => {
+  const r = spawnSync(process.execPath, ["build.ts", "--target", "plan9-mips", "--outdir", mkdtempSync(join(tmpdir(), "rehydrate-bad-"))], { cwd: ROOT, encoding: "utf8" });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /unknown target "plan9-mips"/);
+});

@@ -1,0 +1,144 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { detectActiveProject } from "../../lib/detect_active_project.ts";
+import { scanTranscript } from "../../lib/scan_transcript.ts";
+import { detectWorkspace } from "../../lib/detect_workspace.ts";
+import type { TranscriptRow } from "../../lib/transcript_row.ts";
+
+const DIR = join(import.meta.dirname ?? ".", "..", "fixtures", "detection");
+const detect = (name: string, options = {}) => detectActiveProject(scanTranscript(join(DIR, name)), options);
+
+function editRow(id: string, path: string): TranscriptRow {
+  return {
+    type: "assistant",
+    uuid: `u-${id}`,
+    cwd: "/w",
+    message: { role: "assistant", content: [{ type: "tool_use", id, name: "Edit", input: { file_path: path } }] },
+  };
+}
+
+describe("detectActiveProject()", () => {
+  test("recent edits of one project beat fifty earlier mentions of another", () => {
+    const p = detect("recency_beats_frequency.jsonl");
+    assert.ok(p);
+    assert.equal(p.id, "05-beta-api");
+    assert.equal(p.confidence, "high");
+    assert.equal(p.recentFileOps, 3);
+    assert.equal(p.runnerUp?.id, "03-alpha-site");
+    assert.ok(p.score >= 2 * p.runnerUp.score);
+  });
+
+  test("caps the mention score of a project so talk never outweighs work", () => {
+    const p = detect("recency_beats_frequency.jsonl");
+    assert.equal(p?.runnerUp?.score, 3);
+  });
+
+  test("gives medium confidence for two file operations", () => {
+    const p = detect("medium_two_reads.jsonl");
+    assert.equal(p?.id, "04-gamma");
+    assert.equal(p?.confidence, "medium");
+    assert.equal(p?.recentFileOps, 2);
+    assert.deepEqual(p?.evidence.filter((e) => e.kind === "read").map((e) => e.source), ["Read", "Read"]);
+  });
+
+  test("gives medium confidence for an execute-project skill call with a mention", () => {
+    const p = detect("medium_skill.jsonl");
+    assert.equal(p?.id, "06-delta-docs");
+    assert.equal(p?.confidence, "medium");
+    assert.equal(p?.recentFileOps, 0);
+  });
+
+  test("gives low confidence when the project is only mentioned", () => {
+    const p = detect("low_mentions.jsonl");
+    assert.equal(p?.id, "08-eps-research");
+    assert.equal(p?.confidence, "low");
+    assert.ok(p?.evidence.every((e) => e.kind === "mention"));
+    assert.deepEqual(new Set(p?.evidence.map((e) => e.source)), new Set(["user", "assistant"]));
+  });
+
+  test("returns null for a transcript that names no project", () => {
+    assert.equal(detect("no_project.jsonl"), null);
+    assert.equal(detectActiveProject([]), null);
+  });
+
+  test("reads Windows paths with backslashes and a drive letter", () => {
+    const p = detect("windows_paths.jsonl");
+    assert.equal(p?.id, "07-win-app");
+    assert.equal(p?.confidence, "high");
+    assert.equal(p?.recentFileOps, 4);
+  });
+
+  test("records the skill the agent switched to after the project work", () => {
+    const p = detect("skill_switch.jsonl");
+    assert.equal(p?.id, "09-zeta-app");
+    assert.equal(p?.switchedToSkill, "paper-search");
+  });
+
+  test("records no switch when the agent only chats about the project afterwards", () => {
+    const p = detect("project_chat.jsonl");
+    assert.equal(p?.id, "09-zeta-app");
+    assert.equal(p?.switchedToSkill, undefined);
+  });
+
+  test("counts work from before a compaction and the summary that names the project", () => {
+    const p = detect("after_compaction.jsonl");
+    assert.equal(p?.id, "11-theta-site");
+    assert.equal(p?.confidence, "high");
+    assert.ok(p?.evidence.some((e) => e.kind === "mention" && e.source === "summary"));
+  });
+
+  test("uses a configured projects root", () => {
+    const rows = [editRow("t1", "/w/work/12-custom/a.md"), editRow("t2", "/w/02-projects/13-other/b.md")];
+    assert.equal(detectActiveProject(rows, { projectsRoot: "work" })?.id, "12-custom");
+    assert.equal(detectActiveProject(rows)?.id, "13-other");
+  });
+
+  test("drops to medium when three operations do not dominate the runner-up", () => {
+    const rows: TranscriptRow[] = [];
+    for (let i = 0; i < 3; i++) rows.push(editRow(`a${i}`, `/w/02-projects/14-a/f${i}.md`));
+    for (let i = 0; i < 3; i++) rows.push(editRow(`b${i}`, `/w/02-projects/15-b/f${i}.md`));
+    const p = detectActiveProject(rows);
+    assert.equal(p?.id, "14-a");
+    assert.equal(p?.confidence, "medium");
+  });
+
+  test("ignores project work older than the recent window for high and medium", () => {
+    const rows: TranscriptRow[] = [];
+    for (let i = 0; i < 40; i++) rows.push(editRow(`n${i}`, `/w/src/f${i}.ts`));
+    for (let i = 0; i < 5; i++) rows.push(editRow(`p${i}`, `/w/02-projects/16-old/f${i}.md`));
+    const p = detectActiveProject(rows);
+    assert.equal(p?.id, "16-old");
+    assert.equal(p?.confidence, "low");
+  });
+
+  test("counts bare ids of known projects in text", () => {
+    const rows: TranscriptRow[] = [{ type: "user", cwd: "/w", message: { role: "user", content: "open 17-known please" } }];
+    assert.equal(detectActiveProject(rows), null);
+    assert.equal(detectActiveProject(rows, { knownProjects: ["17-known"] })?.confidence, "low");
+  });
+});
+
+describe("detectWorkspace()", () => {
+  test("returns the project, the working set and the latest tool calls newest last", () => {
+    const found = detectWorkspace(join(DIR, "skill_switch.jsonl"));
+    assert.equal(found.activeProject?.id, "09-zeta-app");
+    assert.ok(found.workingSet.length > 0);
+    assert.deepEqual(found.lastToolCalls.map((c) => c.tool), ["Skill", "Read", "Edit", "Read", "Skill"]);
+    assert.equal(found.sessionId, "0b7e5c1a-5d1e-4c2b-9a51-6f0c2a7d9e10");
+    assert.ok(found.bytesScanned > 0);
+  });
+
+  test("makes paths inside the project directory relative", () => {
+    const found = detectWorkspace(join(DIR, "skill_switch.jsonl"), { projectDir: "/home/dev/ws" });
+    assert.equal(found.workingSet[0].path, "02-projects/09-zeta-app/01-planning/steps.md");
+    assert.equal(found.lastToolCalls[1].file, "02-projects/09-zeta-app/01-planning/steps.md");
+  });
+
+  test("gives an empty detection for a missing transcript", () => {
+    const found = detectWorkspace(join(DIR, "does-not-exist.jsonl"));
+    assert.equal(found.activeProject, null);
+    assert.deepEqual(found.workingSet, []);
+    assert.deepEqual(found.lastToolCalls, []);
+  });
+});

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { detectActiveProject } from "../../lib/detect_active_project.ts";
 import { scanTranscript } from "../../lib/scan_transcript.ts";
 import { detectWorkspace } from "../../lib/detect_workspace.ts";
+import { cliDetect } from "../../lib/cli_detect.ts";
 import type { TranscriptRow } from "../../lib/transcript_row.ts";
 
 const DIR = join(import.meta.dirname ?? ".", "..", "fixtures", "detection");
@@ -140,5 +141,45 @@ describe("detectWorkspace()", () => {
     assert.equal(found.activeProject, null);
     assert.deepEqual(found.workingSet, []);
     assert.deepEqual(found.lastToolCalls, []);
+  });
+});
+
+describe("cliDetect()", () => {
+  const run = (args: string[]) => {
+    const io = { stdout: "", stderr: "", out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
+    const code = cliDetect(args, io);
+    return { code, out: io.stdout, err: io.stderr };
+  };
+
+  test("prints the project, its evidence and the working set", () => {
+    const r = run(["--transcript", join(DIR, "skill_switch.jsonl")]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^Active project: 09-zeta-app \(confidence high/);
+    assert.match(r.out, /switched afterwards to skill: paper-search/);
+    assert.match(r.out, /Working set \(best first\):\n +3\.32  \/home\/dev\/ws\/02-projects\/09-zeta-app\/01-planning\/steps\.md  \[edited, read\]/);
+    assert.equal(r.err, "");
+  });
+
+  test("prints JSON with --json", () => {
+    const r = run(["-t", join(DIR, "no_project.jsonl"), "--json"]);
+    assert.equal(r.code, 0);
+    const parsed = JSON.parse(r.out);
+    assert.equal(parsed.activeProject, null);
+    assert.equal(parsed.workingSet[0].path, "/home/dev/app/src/parser.ts");
+  });
+
+  test("fails with one line on stderr for a bad flag, a missing flag or a missing file", () => {
+    for (const args of [["--bogus"], [], ["-t", join(DIR, "nope.jsonl")], ["-t", join(DIR, "no_project.jsonl"), "-p", join(DIR, "nope")]]) {
+      const r = run(args);
+      assert.equal(r.code, 1, args.join(" "));
+      assert.equal(r.out, "");
+      assert.equal(r.err.split("\n").length, 2, r.err);
+    }
+  });
+
+  test("prints help with examples", () => {
+    const r = run(["--help"]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /Examples:/);
   });
 });

@@ -1,5 +1,5 @@
 import type { TranscriptRow } from "./transcript_row.ts";
-import type { DetectionEvidence, TextEvidence } from "./_detect_evidence.ts";
+import { type DetectionEvidence, MAX_TEXT_CHARS, type TextEvidence } from "./_detect_evidence.ts";
 import { decay, type DetectionSource, evidenceOf, round3 } from "./_detect_source.ts";
 import {
   baseName,
@@ -276,8 +276,10 @@ function textWeight(
 function addResultFiles(files: string[] | undefined, content: unknown, lines: boolean, found: (path: string) => void): void {
   const list = files ?? [];
   if (list.length === 0) {
-    const text = resultText(content);
-    if (text === "") return;
+    const full = resultText(content);
+    if (full === "") return;
+    // A long log lists its files early or not usefully at all.
+    const text = full.length > MAX_TEXT_CHARS ? full.slice(0, MAX_TEXT_CHARS) : full;
     if (lines) {
       const seen = new Set<string>();
       for (const line of text.split("\n")) {

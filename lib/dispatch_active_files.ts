@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { HookContext } from "./handle_hook.ts";
 import { type DispatchFile, dispatchFile } from "./dispatch_file.ts";
 import { isRegularFile, readUserFile } from "./_reread_files.ts";
@@ -30,7 +30,7 @@ const MD_PATH = /(?:^|[\s(<[`'"])((?:~\/|\.{1,2}\/|\/|[A-Za-z0-9_.-]+\/)[^\s()<>
  * (`dispatch.handlerStateFile`, `~/` expanded, relative to the project
  * directory) and the active dispatch files, those whose status is stated and
  * not finished. Dispatch files are the `.md` paths the state file mentions
- * (with at least one `/`), then the `.md` files of the dispatch directory
+ * (with at least one `/`; relative ones are taken from the state file's directory), then the `.md` files of the dispatch directory
  * (`dispatch.dispatchDir` when the config has it, else
  * {@linkcode DEFAULT_DISPATCH_DIR}), sorted by name, without duplicates.
  * Missing files are skipped. Never throws.
@@ -53,9 +53,11 @@ export function dispatchActiveFiles(ctx: HookContext, options: DispatchActiveFil
     const text = readUserFile(path, 256 * 1024);
     if (text !== null) {
       stateFile = path;
+      const base = dirname(path);
       for (const m of text.matchAll(MD_PATH)) {
         if (candidates.length >= max * 2) break;
-        candidates.push(toPath(m[1]));
+        const ref = m[1];
+        candidates.push(ref.startsWith("~/") || isAbsolute(ref) ? toPath(ref) : resolve(base, ref));
       }
     }
   }

@@ -1,0 +1,29 @@
+// Child process of the concurrency tests (not a test file): waits until the
+// given wall-clock moment so that all children start together, runs one hook
+// handler through handleHook, and prints its stdout (or the recordDelivery
+// result) as one JSON line.
+import { handleHook } from "../../lib/handle_hook.ts";
+import { rereadPreToolUse } from "../../lib/reread_pre_tool_use.ts";
+import { rereadStop } from "../../lib/reread_stop.ts";
+import { recordDelivery } from "../../lib/delivery_record.ts";
+
+const [mode, stdinFile, startAt] = process.argv.slice(-3);
+const { readFileSync } = await import("node:fs");
+const stdin = readFileSync(stdinFile, "utf8");
+while (Date.now() < Number(startAt)) { /* spin until the common start */ }
+const env = process.env as Record<string, string>;
+if (mode === "deliver") {
+  let got: string | null = null;
+  await handleHook("UserPromptSubmit", (ctx) => {
+    got = recordDelivery(ctx, env.TEST_COMPACTION_ID, "user-prompt-submit");
+    return null;
+  }, stdin, { env });
+  process.stdout.write(JSON.stringify({ got }) + "\n");
+} else {
+  const event = mode === "stop" ? "Stop" : "PreToolUse";
+  const out = await handleHook(event, (ctx) => {
+    const json = event === "Stop" ? rereadStop(ctx) : rereadPreToolUse(ctx);
+    return json ? { json } : null;
+  }, stdin, { env });
+  process.stdout.write(JSON.stringify({ stdout: out.stdout }) + "\n");
+}

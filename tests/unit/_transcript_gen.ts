@@ -11,6 +11,7 @@
  * invalid and non-object lines, and an unterminated or half-written last line.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
+import { Buffer } from "node:buffer";
 
 /** Damage to apply to the file bytes. */
 export interface TranscriptMess {
@@ -32,12 +33,14 @@ export interface GenerateTranscriptOptions {
   seed?: number;
   /** Number of user prompts. Default 12. Ignored when `targetBytes` is set. */
   turns?: number;
-  /** Keep adding turns until the output has at least this many bytes. */
+  /** Keep adding turns until the output has at least this many bytes (UTF-8). */
   targetBytes?: number;
   /** Typical size of a tool result's content in bytes. Default 1500. */
   toolResultBytes?: number;
   /** Every this many turns, a compaction (0: never). Default 0. */
   compactEvery?: number;
+  /** An auto compaction before a turn once the context passes this many tokens (0: never). Default 180000. */
+  autoCompactAt?: number;
   /** End with a compaction and no assistant row after it. Default false. */
   endWithCompaction?: boolean;
   /** Whether boundaries carry `compactMetadata.postTokens`: always, never, or at random. Default "random". */
@@ -174,7 +177,7 @@ export function* generateTranscript(options: GenerateTranscriptOptions = {}): Ge
   function* flushLine(line: string): Generator<string> {
     const crlf = (mess.crlfRate ?? 0) > 0 && rnd() < (mess.crlfRate ?? 0);
     const text = line + (crlf ? "\r\n" : "\n");
-    bytes += text.length;
+    bytes += Buffer.byteLength(text);
     yield text;
     if ((mess.blankRate ?? 0) > 0 && rnd() < (mess.blankRate ?? 0)) yield pick(["\n", "   \n", "\r\n", "\t\n"]);
     if ((mess.invalidRate ?? 0) > 0 && rnd() < (mess.invalidRate ?? 0)) {
@@ -227,10 +230,12 @@ export function* generateTranscript(options: GenerateTranscriptOptions = {}): Ge
     yield "\uFEFF";
   }
   const compactEvery = options.compactEvery ?? 0;
+  const autoCompactAt = options.autoCompactAt ?? 180_000;
   const turns = options.targetBytes !== undefined ? Infinity : options.turns ?? 12;
   for (let turn = 0; turn < turns; turn++) {
     if (options.targetBytes !== undefined && bytes >= options.targetBytes) break;
     if (compactEvery > 0 && turn > 0 && turn % compactEvery === 0) yield* compaction(pick(["auto", "manual"]));
+    else if (autoCompactAt > 0 && context > autoCompactAt) yield* compaction("auto");
     const prompt = envelope("user", { message: { role: "user", content: `${words(int(3, 30))} ?` } });
     yield* emit({
       type: "file-history-snapshot",

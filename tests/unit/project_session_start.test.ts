@@ -206,8 +206,8 @@ const CASES: GoldenCase[] = [
     source: "compact",
     state: {
       project: "01-website-redesign",
-      calls: [{ tool: "Read", file: `${P}/01-website-redesign/01-planning/04-steps.md` }, { tool: "Edit", file: `${P}/01-website-redesign/03-working/pricing-table.tsx` }],
-      workingSet: [`${P}/01-website-redesign/03-working/pricing-table.tsx`, "site/pricing.json", `${P}/01-website-redesign/01-planning/04-steps.md`],
+      calls: [{ tool: "Read", file: `${P}/01-website-redesign/01-planning/04-steps.md` }, { tool: "Edit", file: `${P}/01-website-redesign/03-working/pricing.json` }],
+      workingSet: [`${P}/01-website-redesign/03-working/pricing.json`, "site/pricing.json", `${P}/01-website-redesign/01-planning/04-steps.md`],
     },
     mode: "compact",
     action: "continue_working",
@@ -219,7 +219,7 @@ const CASES: GoldenCase[] = [
     source: "compact",
     state: {
       project: "01-website-redesign",
-      calls: [{ tool: "Edit", file: `${P}/01-website-redesign/03-working/pricing-table.tsx` }, { tool: "Skill" }],
+      calls: [{ tool: "Edit", file: `${P}/01-website-redesign/03-working/pricing.json` }, { tool: "Skill" }],
       switched: "paper-search",
       workingSet: ["notes/papers.md"],
     },

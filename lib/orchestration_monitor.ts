@@ -1,0 +1,152 @@
+import type { HookContext } from "./handle_hook.ts";
+import { contextFill, type ContextFill } from "./context_fill.ts";
+import { readPrivateFile } from "./read_private_file.ts";
+import { redactValue } from "./redact_value.ts";
+import { writeFileAtomic } from "./write_file_atomic.ts";
+import { xmlElement } from "./xml_element.ts";
+import { renderXml } from "./render_xml.ts";
+import { readOrchestrationResumption } from "./orchestration_resumption.ts";
+import { listCheckpoints } from "./_orch_checkpoints.ts";
+import { clip, percent } from "./_orch_format.ts";
+import { ensureOrchDirs, orchRuntime } from "./_orch_runtime.ts";
+import { readSessionView, type SessionView } from "./_orch_session.ts";
+import { checkStaleness, type StaleReport } from "./_orch_stale.ts";
+import { compactionAlertFor } from "./_orch_alert_delivery.ts";
+
+/** The monitor's levels, lowest first. */
+export type MonitorLevel = "NOMINAL" | "WARNING" | "CRITICAL" | "COMPACTION";
+
+/** The content of `context-monitor-state.json` (`schemas/context_monitor_state.v1.json`). */
+export interface ContextMonitorState {
+  schema_version: 1;
+  session_id: string;
+  level: MonitorLevel;
+  fill_fraction: number | null;
+  tokens: number | null;
+  window: number;
+  model: string | null;
+  updated_at: string;
+  resumption_status: "FRESH" | "STALE" | "UNKNOWN";
+  reminders_sent: number;
+  reminded_level: MonitorLevel | null;
+}
+
+/** Most tokens of the `<context-monitor>` element (design note 003: under 200). */
+export const MONITOR_MAX_CHARS = 800;
+
+const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string> = {
+  WARNING: (p) => `Context is filling up. Update the resumption section of ${p} at the next state transition and avoid reading files you do not need.`,
+  CRITICAL: (p) => `Checkpoint NOW: update the resumption section of ${p} (current_phase, current_activity, next_step, quality_trajectory, decisions, updated_at) before starting new work.`,
+  COMPACTION: (p) => `Compaction is imminent. Write the resumption section of ${p} now, before anything else, and do not start a new quality-gate iteration.`,
+};
+
+/**
+ * UserPromptSubmit for orchestration runs: the context monitor and the compaction alert
+ * (design note 003). Measures the context fill from the transcript's tail (bounded read), sets
+ * the level from `orchestration.thresholds` and always writes `<stateDir>/context-monitor-state.json`.
+ * At WARNING and above it returns a `<context-monitor>` element (level, fill, tokens, window,
+ * what to do, whether the resumption section is FRESH or STALE; under 200 tokens); after
+ * `reminderMax` prompts at one level the element only reports the level. When checkpoints are
+ * unacknowledged it adds Template 2 once per checkpoint per session, then one-line reminders.
+ * Returns `null` and writes nothing when the layout is absent.
+ *
+ * @example
+ * ```ts
+ * import { orchestrationPromptContext } from "./orchestration_monitor.ts";
+ *
+ * const userPromptSubmit: HookHandler = (ctx) => {
+ *   const text = orchestrationPromptContext(ctx);
+ *   return text ? { json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } } } : null;
+ * };
+ * ```
+ */
+export function orchestrationPromptContext(ctx: HookContext): string | null {
+  const rt = orchRuntime(ctx);
+  if (rt === null) return null;
+  const config = ctx.config();
+  let view: SessionView | null;
+  try {
+    view = readSessionView(ctx);
+  } catch (err) {
+    ctx.log(`orchestration: no session record (${(err as Error).message})`);
+    view = null;
+  }
+  const fill = contextFill(ctx.input.transcript_path, {
+    model: view?.model,
+    windowTokens: config.contextWindow.tokens ?? undefined,
+    budgetBytes: config.transcript.scanBudgetBytes,
+  });
+  const fraction = fill.source === "none" ? null : fill.fraction;
+  const t = rt.settings.thresholds;
+  const level: MonitorLevel = fraction === null || fraction < t.warning
+    ? "NOMINAL"
+    : fraction < t.critical ? "WARNING" : fraction < t.compaction ? "CRITICAL" : "COMPACTION";
+
+  const entries = listCheckpoints(rt.paths.checkpointsDir);
+  let runNewest: { id: string; createdAt: string } | null = null;
+  for (const e of entries) {
+    if (e.data !== null && e.data.orchestration_file === rt.layout.active.relPath) runNewest = { id: e.id, createdAt: e.data.created_at };
+  }
+  const stale = checkStaleness(readOrchestrationResumption(rt.layout.active.path), { newestCheckpoint: runNewest });
+
+  const previous = readPrivateFile(rt.paths.monitorStatePath, { maxBytes: 64 * 1024 });
+  let sent = 0;
+  if (previous.ok && level !== "NOMINAL") {
+    try {
+      const p = JSON.parse(previous.text) as Partial<ContextMonitorState>;
+      if (p.session_id === ctx.input.session_id && p.reminded_level === level && typeof p.reminders_sent === "number") sent = p.reminders_sent;
+    } catch { /* corrupt: counts start again */ }
+  }
+  let monitor: string | null = null;
+  if (level !== "NOMINAL") {
+    const full = sent < rt.settings.reminderMax;
+    monitor = renderMonitor(level, fill, fraction, stale, full ? rt.layout.active.relPath : null);
+    if (full) sent++;
+  }
+  const state: ContextMonitorState = {
+    schema_version: 1,
+    session_id: ctx.input.session_id,
+    level,
+    fill_fraction: fraction === null ? null : Math.round(fraction * 10000) / 10000,
+    tokens: fill.source === "none" ? null : fill.tokens,
+    window: fill.window,
+    model: fill.model ?? null,
+    updated_at: ctx.now.toISOString(),
+    resumption_status: stale.status,
+    reminders_sent: level === "NOMINAL" ? 0 : sent,
+    reminded_level: level === "NOMINAL" ? null : level,
+  };
+  ensureOrchDirs(rt.paths, { checkpoints: false });
+  writeFileAtomic(rt.paths.monitorStatePath, JSON.stringify(redactValue(state), null, 2) + "\n", { syncDir: false });
+
+  const alert = compactionAlertFor(ctx, rt, entries, view, { event: "UserPromptSubmit", reminders: true });
+  const parts = [monitor, alert].filter((x): x is string => x !== null);
+  return parts.length === 0 ? null : parts.join("\n");
+}
+
+/** The `<context-monitor>` element; `path` null gives the short form that only reports the level. */
+function renderMonitor(
+  level: Exclude<MonitorLevel, "NOMINAL">,
+  fill: ContextFill,
+  fraction: number | null,
+  stale: StaleReport,
+  path: string | null,
+): string {
+  const attrs = {
+    level,
+    fill: fraction === null ? null : `${percent(fraction)}%`,
+    tokens: fill.tokens,
+    window: fill.window,
+    resumption: stale.status,
+  };
+  if (path === null) return renderXml(xmlElement("context-monitor", attrs));
+  const action = ACTIONS[level](clip(path, 160));
+  const note = stale.status === "STALE"
+    ? ` The resumption section is STALE: ${clip(stale.reasons.join("; "), 200)}.`
+    : stale.status === "UNKNOWN" ? " Resumption freshness is UNKNOWN: set resumption.updated_at." : "";
+  for (const text of [action + note, action]) {
+    const out = renderXml(xmlElement("context-monitor", attrs, text));
+    if (out.length <= MONITOR_MAX_CHARS) return out;
+  }
+  return renderXml(xmlElement("context-monitor", attrs));
+}

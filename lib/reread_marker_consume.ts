@@ -49,10 +49,12 @@ export function consumeRereadMarker(
   const path = markerPath(stateDir, key);
   let st;
   try {
-    st = lstatSync(path);
+    // No exception for the usual missing marker: this runs before every tool call.
+    st = lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return null;
   }
+  if (st === undefined) return null;
   const problem = unsafeDirReason(markersDir(stateDir)) ?? unsafeFileReason(path, st);
   if (problem !== null) {
     log(`re-read marker refused: ${problem}`);

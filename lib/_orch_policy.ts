@@ -34,12 +34,12 @@ export function nextActionFor(s: ResumptionState): NextAction {
   const recorded = s.nextStep === null ? "" : ` Recorded next step: ${s.nextStep}`;
   if (m[3] !== undefined || (scored && !passed)) {
     const findings = info && info.findings.length > 0
-      ? ` (findings: ${info.findings.map((f) => f.split(/[ :]/, 1)[0]).join(", ")})`
+      ? ` (${info.findings.map((f) => f.split(/[ :]/, 1)[0]).join(", ")})`
       : "";
     const score = scored && s.gateScore !== null ? ` Scoring had finished (${formatScore(s.gateScore)}).` : "";
     return {
       kind: "revision",
-      text: `Apply the revision from ${gate} iteration ${iteration} findings${findings}, then re-score as iteration ${iteration + 1}; do not re-run the finished scoring.${score}${recorded}`,
+      text: `Apply the revision for the ${gate} iteration ${iteration} findings${findings}, then re-score as iteration ${iteration + 1}; do not re-run the finished scoring.${score}${recorded}`,
     };
   }
   const strategies = info && info.strategies.length > 0 ? ` (${info.strategies.join(", ")})` : "";

@@ -51,7 +51,7 @@ export function orchestrationPreCompact(ctx: HookContext): OrchestrationPreCompa
   const lines = [
     `This session runs the orchestration workflow ${run}.`,
     keep.length > 0
-      ? `Keep in the summary ${keep.join(", ")} and the exact next action: ${cp.recovery.next_action ?? "as recorded in the resumption section"}.`
+      ? `Keep in the summary ${keep.join(", ")} and the exact next action: ${(cp.recovery.next_action ?? "as recorded in the resumption section").replace(/\.$/, "")}.`
       : `Keep in the summary the current phase, the quality gate and the exact next action.`,
     `The run's state was saved to ${written.relPath}; after compaction, re-read the resumption section of ${rt.layout.active.relPath}.`,
   ];

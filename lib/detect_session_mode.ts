@@ -43,8 +43,8 @@ export interface SessionMode {
  * | 8, 9 | resume, fork | yes | any | compact / continue (planning: 8, execution: 9) |
  * | 10 | resume, fork | none | any | startup / display_menu |
  *
- * `clear` never resumes. A missing phase counts as `execution` only when the caller says so;
- * here it defaults to `planning`, the phase that loads every listed file.
+ * `clear` never resumes. Without a phase the project is treated as in planning, the phase
+ * that loads every listed file. Any other source counts as `startup`.
  *
  * @example
  * ```ts

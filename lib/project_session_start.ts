@@ -93,24 +93,27 @@ const BACKSLASH = /\\/g;
 export function projectSessionStart(ctx: HookContext, options: ProjectSessionStartOptions = {}): ProjectSessionStartResult | null {
   let source = "startup";
   let sessionId = "";
+  let applies = false;
   try {
     const config = ctx.config();
     const p = config.projects;
     if (p.enabled === false) return null;
     const layout = isDir(join(ctx.projectDir, p.systemDir)) && isDir(join(ctx.projectDir, p.root));
     if (!layout && p.enabled !== true) return null;
+    applies = true;
     const input = ctx.input as SessionStartInput;
     source = typeof input.source === "string" ? input.source : "startup";
     sessionId = typeof input.session_id === "string" ? input.session_id : "";
     return decide(ctx, config, source, sessionId, options);
   } catch (err) {
+    if (!applies) return null;
     try {
       ctx.log(`project session start failed: ${(err as Error)?.stack ?? String(err)}`);
       const continuing = source === "compact";
       const built = buildNexusContext({
         mode: "startup",
         action: continuing ? "continue_working" : "display_menu",
-        session: { id: sessionId, source, timestamp: ctx.now.toISOString() },
+        session: { id: sessionId, source, timestamp: Number.isNaN(ctx.now.getTime()) ? "" : ctx.now.toISOString() },
         resumeStatus: { reason: "error", detail: "The workspace context could not be built; continuing without it" },
       }, { maxChars: 2000 });
       return {

@@ -525,6 +525,34 @@ describe("projectSessionStart() failure paths (design note 000)", () => {
   });
 });
 
+describe("projectSessionStart() unexpected errors", () => {
+  test("an unexpected error degrades to a short startup context with resume-status error", async () => {
+    const env = setup();
+    try {
+      const { text, sessionId } = payload("compact", env);
+      writeSessionState(env, sessionId, { project: "01-website-redesign" });
+      let result: ProjectSessionStartResult | null = null;
+      const out = await handleHook("SessionStart", (ctx: HookContext) => {
+        result = projectSessionStart(ctx);
+        return null;
+      }, text, {
+        env: { REHYDRATE_STATE_DIR: env.stateDir, CLAUDE_PROJECT_DIR: env.ws, HOME: env.home },
+        homeDir: env.home,
+        now: new Date(Number.NaN), // toISOString() throws inside the decision
+      });
+      assert.equal(out.exitCode, 0);
+      const r = result as ProjectSessionStartResult | null;
+      assert.ok(r !== null);
+      assert.equal(r.resumeStatus, "error");
+      assert.equal(r.mode, "startup");
+      assert.equal(r.action, "continue_working");
+      assert.equal(findAll(parseXml(r.additionalContext), "resume-status")[0].attrs.reason, "error");
+    } finally {
+      rmSync(env.dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("projectSessionStart() budget and layout", () => {
   test("files that do not fit are named with action=\"read\" in priority order and reported as dropped", async () => {
     const env = setup(["10-big-files"]);

@@ -2,7 +2,6 @@ import type { HookContext } from "./handle_hook.ts";
 import { contextFill, type ContextFill } from "./context_fill.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import { redactValue } from "./redact_value.ts";
-import { writeFileAtomic } from "./write_file_atomic.ts";
 import { xmlElement } from "./xml_element.ts";
 import { renderXml } from "./render_xml.ts";
 import { readOrchestrationResumption } from "./orchestration_resumption.ts";
@@ -12,6 +11,7 @@ import { ensureOrchDirs, orchRuntime } from "./_orch_runtime.ts";
 import { readSessionView, type SessionView } from "./_orch_session.ts";
 import { checkStaleness, type StaleReport } from "./_orch_stale.ts";
 import { compactionAlertFor } from "./_orch_alert_delivery.ts";
+import { writeStateFile } from "./_orch_write_state.ts";
 
 /** The monitor's levels, lowest first. */
 export type MonitorLevel = "NOMINAL" | "WARNING" | "CRITICAL" | "COMPACTION";
@@ -117,7 +117,7 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
     reminded_level: level === "NOMINAL" ? null : level,
   };
   ensureOrchDirs(rt.paths, { checkpoints: false });
-  writeFileAtomic(rt.paths.monitorStatePath, JSON.stringify(redactValue(state), null, 2) + "\n", { syncDir: false });
+  writeStateFile(rt.paths.monitorStatePath, JSON.stringify(redactValue(state), null, 2) + "\n");
 
   const alert = compactionAlertFor(ctx, rt, entries, view, { event: "UserPromptSubmit", reminders: true });
   const parts = [monitor, alert].filter((x): x is string => x !== null);

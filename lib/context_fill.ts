@@ -15,6 +15,13 @@ export interface ContextFillOptions {
   windowTokens?: number;
   /** Bytes read from the end of the transcript at most. Default 8 MiB. */
   budgetBytes?: number;
+  /**
+   * Stop reading as soon as the usage row is found instead of going on to look for an older
+   * compact boundary; `afterCompaction` is then only true when the boundary came first. The hot
+   * path (every prompt) sets it: in a long session without compaction the search for a boundary
+   * reads the whole budget. Default false.
+   */
+  stopAtUsage?: boolean;
 }
 
 /** How full the context window is, as the client's status line computes it. */
@@ -94,6 +101,7 @@ export function contextFill(transcriptPath: string, options: ContextFillOptions 
     tokens = used;
     source = "usage";
     if (typeof message.model === "string") rowModel = message.model;
+    if (options.stopAtUsage) break;
     needles = PHASE_TWO;
   }
   const model = options.model ?? rowModel;

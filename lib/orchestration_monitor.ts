@@ -75,6 +75,7 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
     model: view?.model,
     windowTokens: config.contextWindow.tokens ?? undefined,
     budgetBytes: config.transcript.scanBudgetBytes,
+    stopAtUsage: true,
   });
   const fraction = fill.source === "none" ? null : fill.fraction;
   const t = rt.settings.thresholds;

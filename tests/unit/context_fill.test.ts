@@ -219,3 +219,16 @@ function forwardFill(text: string): Record<string, unknown> {
   if (model !== undefined) out.model = model;
   return out;
 }
+
+test("contextFill() with stopAtUsage gives the same tokens without looking further back", () => {
+  const p = join(mkdtempSync(join(tmpdir(), "rehydrate-fill-")), "t.jsonl");
+  const boundary = { type: "system", subtype: "compact_boundary", isSidechain: false, compactMetadata: { trigger: "auto", preTokens: 1, postTokens: 5 } };
+  const assistant = { type: "assistant", isSidechain: false, message: { id: "m1", model: "claude-x", usage: { input_tokens: 10, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 4 } } };
+  writeFileSync(p, JSON.stringify(boundary) + "\n" + JSON.stringify(assistant) + "\n");
+  const full = contextFill(p);
+  const fast = contextFill(p, { stopAtUsage: true });
+  assert.equal(full.tokens, 60);
+  assert.equal(fast.tokens, 60);
+  assert.equal(full.afterCompaction, true);
+  assert.equal(fast.afterCompaction, false);
+});

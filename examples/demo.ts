@@ -13,7 +13,7 @@
  * Nothing outside a fresh temporary directory is touched: HOME and the state directory point there.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDemoTranscript } from "./demo_transcript.ts";
@@ -61,28 +61,38 @@ const steps: Step[] = [
     title: "2. SessionStart(compact): re-inject the context",
     hook: "session-start",
     input: { ...base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
-    // Claude Code writes the boundary and the summary after the hooks ran; the next hooks see them.
-    before: () => {},
   },
   {
     title: "3. UserPromptSubmit: the first prompt after compaction",
     hook: "user-prompt-submit",
     input: { ...base, hook_event_name: "UserPromptSubmit", prompt: "carry on" },
+    // Claude Code writes the boundary and the summary after the compaction hooks ran.
     before: () => appendCompaction(transcript, sessionId),
   },
   {
-    title: "4. PreToolUse: the agent's first tool call after compaction",
+    title: "4. PreToolUse: the agent's first tool call after compaction is denied once",
+    hook: "pre-tool-use",
+    input: {
+      ...base,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "npm test", description: "Run the tests" },
+      tool_use_id: "toolu_demo_0001",
+    },
+  },
+  {
+    title: "5. PreToolUse: the agent re-reads the steps file; the marker is used up, calls pass",
     hook: "pre-tool-use",
     input: {
       ...base,
       hook_event_name: "PreToolUse",
       tool_name: "Read",
       tool_input: { file_path: join(project, "02-projects", "01-website-redesign", "01-planning", "04-steps.md") },
-      tool_use_id: "toolu_demo_0001",
+      tool_use_id: "toolu_demo_0002",
     },
   },
   {
-    title: "5. Stop: the agent finishes its turn",
+    title: "6. Stop: the agent finishes its turn (nothing left to enforce)",
     hook: "stop",
     input: { ...base, hook_event_name: "Stop", stop_hook_active: false },
   },

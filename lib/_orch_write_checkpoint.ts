@@ -33,14 +33,14 @@ export function writeOrchCheckpoint(
   ctx: HookContext,
   rt: OrchRuntime,
   source: "PreCompact" | "PostCompact",
-  options: { compactSummary?: string } = {},
+  options: { compactSummary?: string; compactionId?: string } = {},
 ): WrittenCheckpoint {
   const input = ctx.input as PreCompactInput | PostCompactInput;
   const state = readOrchestrationResumption(rt.layout.active.path);
   const missingFiles: string[] = [];
   const fill = fillBeforeCompaction(ctx, rt, missingFiles);
   ensureOrchDirs(rt.paths);
-  const compactionId = randomUUID();
+  const compactionId = options.compactionId ?? randomUUID();
   let checkpoint: Checkpoint | undefined;
   const created = createCheckpointFile(rt.paths.checkpointsDir, (n) => {
     const built = buildCheckpoint({

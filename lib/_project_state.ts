@@ -8,7 +8,7 @@ import { readPrivateFile } from "./read_private_file.ts";
 import { sessionKey } from "./session_key.ts";
 import { validateSchema } from "./validate_schema.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";
-import { PRECOMPACT_STATE_SCHEMA } from "./_project_schemas.ts";
+import { SCHEMAS } from "./schemas.ts";
 
 /** `precompact_state.json` as SessionStart reads it. */
 export interface PrecompactState {
@@ -22,7 +22,7 @@ export interface PrecompactState {
   working_set?: { path: string; score: number; reasons: string[] }[];
   last_tool_calls?: { tool: string; file?: string; timestamp?: string }[];
   delivered?: { at: string; compaction_id: string } | null;
-  /** The detection's `switchedToSkill` (design note 004 case 4); tolerated before the schema lists it. */
+  /** The detection's `switchedToSkill` (design note 004 case 4). */
   switched_to_skill?: string | null;
   [key: string]: unknown;
 }
@@ -32,9 +32,6 @@ export type SessionStateRead =
   | { kind: "none" }
   | { kind: "invalid"; where: "session" | "flat"; detail: string }
   | { kind: "ok"; where: "session" | "flat"; state: PrecompactState; compactionId: string; sessionPath: string | null };
-
-// Keys the detector writes that the schema may not list yet; checked here instead.
-const EXTENSIONS = ["switched_to_skill"] as const;
 
 /** Path of the per-session copy, or `null` for an unsafe session id. */
 export function sessionStatePath(stateDir: string, sessionId: string): string | null {
@@ -85,13 +82,7 @@ function parseState(text: string): PrecompactState | string {
     return `Cannot parse the state file: ${(err as Error).message}`;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "The state file is not a JSON object";
-  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const key of EXTENSIONS) {
-    const v = copy[key];
-    if (v !== undefined && v !== null && typeof v !== "string") return `${key}: Must be a string or null`;
-    delete copy[key];
-  }
-  const issues = validateSchema(PRECOMPACT_STATE_SCHEMA, copy, { maxIssues: 3 });
+  const issues = validateSchema(SCHEMAS.precompact_state, value, { maxIssues: 3 });
   if (issues.length > 0) return issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ");
   return value as PrecompactState;
 }

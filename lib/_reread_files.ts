@@ -12,7 +12,6 @@
  */
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 
 /** Directory of the one-shot markers. */
@@ -58,9 +57,7 @@ export function isCompactionId(id: unknown): id is string {
 }
 
 /** A new compaction id: base-36 milliseconds, then 48 random bits, so ids sort by time and never collide. */
-export function newCompactionId(now: Date): string {
-  return `${now.getTime().toString(36)}-${randomBytes(6).toString("hex")}`;
-}
+export { newCompactionId } from "./new_compaction_id.ts";
 
 /** The current user id, or -1 where there is none (Windows). */
 export function currentUid(): number {

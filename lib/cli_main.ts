@@ -29,7 +29,14 @@ const HANDLERS: Record<string, HookHandler> = {
 /** A CLI verb: gets the arguments after its name, returns the exit code. */
 export type CliVerb = (args: string[], io: CliIo) => number | Promise<number>;
 
-const VERBS: Record<string, { summary: string; load: () => Promise<CliVerb> }> = {};
+// Verbs are imported on demand so a hook run through the multicall binary does not pay for them.
+const VERBS: Record<string, { summary: string; load: () => Promise<CliVerb> }> = {
+  detect: { summary: "show what PreCompact would save from a transcript", load: async () => (await import("./cli_detect.ts")).cliDetect },
+  validate: { summary: "validate manifests, state files, checkpoints and configs", load: async () => (await import("./cli_validate.ts")).cliValidate },
+  migrate: { summary: "convert legacy _resume.md manifests to resume-context.md", load: async () => (await import("./cli_migrate.ts")).cliMigrate },
+  ack: { summary: "acknowledge the orchestration checkpoints (stops the alert)", load: async () => (await import("./cli_ack.ts")).cliAck },
+  "resume-prompt": { summary: "print the resumption prompt of an orchestration run", load: async () => (await import("./cli_resume_prompt.ts")).cliResumePrompt },
+};
 
 const HELP = `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
 

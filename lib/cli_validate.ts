@@ -4,14 +4,7 @@ import type { CliIo } from "./cli_main.ts";
 import { type JsonSchema, validateSchema } from "./validate_schema.ts";
 import { checkManifestText } from "./_project_manifest_text.ts";
 import { fieldName, issueSegments, type LocatedIssue, locateJson } from "./_project_locate.ts";
-import { PRECOMPACT_STATE_SCHEMA } from "./_project_schemas.ts";
-import {
-  CHECKPOINT_SCHEMA,
-  CONFIG_FILE_SCHEMA,
-  CONTEXT_MONITOR_STATE_SCHEMA,
-  REREAD_MARKER_SCHEMA,
-  SESSION_RECORD_SCHEMA,
-} from "./_project_other_schemas.ts";
+import { SCHEMAS as ALL } from "./schemas.ts";
 
 /** The kinds of file `rehydrate validate` knows. */
 export type ValidateKind =
@@ -21,15 +14,19 @@ export type ValidateKind =
   | "context_monitor_state"
   | "reread_marker"
   | "session_record"
+  | "compaction_record"
+  | "session_role"
   | "config";
 
 const SCHEMAS: Record<Exclude<ValidateKind, "manifest">, JsonSchema> = {
-  precompact_state: PRECOMPACT_STATE_SCHEMA,
-  checkpoint: CHECKPOINT_SCHEMA,
-  context_monitor_state: CONTEXT_MONITOR_STATE_SCHEMA,
-  reread_marker: REREAD_MARKER_SCHEMA,
-  session_record: SESSION_RECORD_SCHEMA,
-  config: CONFIG_FILE_SCHEMA,
+  precompact_state: ALL.precompact_state,
+  checkpoint: ALL.checkpoint,
+  context_monitor_state: ALL.context_monitor_state,
+  reread_marker: ALL.reread_marker,
+  session_record: ALL.session_record,
+  compaction_record: ALL.compaction_record,
+  session_role: ALL.session_role,
+  config: ALL.config,
 };
 
 const KINDS = ["manifest", ...Object.keys(SCHEMAS)] as ValidateKind[];
@@ -172,6 +169,8 @@ function detectKind(file: string, value: unknown): ValidateKind | null {
   if ("active_project_id" in o || "detection_method" in o) return "precompact_state";
   if ("checkpoint_id" in o) return "checkpoint";
   if ("session_type" in o) return "reread_marker";
+  if ("role" in o && "registered_at" in o) return "session_role";
+  if ("compaction_id" in o && "workflow" in o) return "compaction_record";
   if ("fill_fraction" in o || "resumption_status" in o) return "context_monitor_state";
   if ("deliveries" in o || "started_at" in o) return "session_record";
   if (basename(file) === "rehydrate.json" || (typeof o.$schema === "string" && o.$schema.includes("config.v1"))) return "config";

@@ -56,6 +56,7 @@ export function defaultConfig(): RehydrateConfig {
       dispatchPathFile: "~/.claude/worker-dispatch-path",
       env: "REHYDRATE_DISPATCH_FILE",
       handlerSkill: "handler",
+      dispatchDir: "docs/handler-dispatches",
       handlerStateFile: null,
       markerMaxAgeSeconds: 86400,
     },

@@ -31,7 +31,7 @@ const MD_PATH = /(?:^|[\s(<[`'"])((?:~\/|\.{1,2}\/|\/|[A-Za-z0-9_.-]+\/)[^\s()<>
  * directory) and the active dispatch files, those whose status is stated and
  * not finished. Dispatch files are the `.md` paths the state file mentions
  * (with at least one `/`; relative ones are taken from the state file's directory), then the `.md` files of the dispatch directory
- * (`dispatch.dispatchDir` when the config has it, else
+ * (`dispatch.dispatchDir`, default
  * {@linkcode DEFAULT_DISPATCH_DIR}), sorted by name, without duplicates.
  * Missing files are skipped. Never throws.
  *
@@ -61,8 +61,7 @@ export function dispatchActiveFiles(ctx: HookContext, options: DispatchActiveFil
       }
     }
   }
-  const configuredDir = (config as unknown as Record<string, unknown>).dispatchDir;
-  const dir = toPath(typeof configuredDir === "string" && configuredDir !== "" ? configuredDir : DEFAULT_DISPATCH_DIR);
+  const dir = toPath(config.dispatchDir || DEFAULT_DISPATCH_DIR);
   try {
     const names = readdirSync(dir).filter((n) => n.endsWith(".md") && !n.startsWith(".")).sort();
     for (const name of names.slice(0, 200)) candidates.push(join(dir, name));

@@ -74,6 +74,8 @@ export interface RehydrateConfig {
     env: string;
     /** Skill that marks a handler session. */
     handlerSkill: string;
+    /** Directory of the handler's dispatch files, relative to the project directory. */
+    dispatchDir: string;
     /** Handler state file (`~/` expanded), or null. */
     handlerStateFile: string | null;
     /** Age after which a marker is stale. */

@@ -30,10 +30,13 @@ export interface OrchestrationPreCompactResult {
  * };
  * ```
  */
-export function orchestrationPreCompact(ctx: HookContext): OrchestrationPreCompactResult | null {
+export function orchestrationPreCompact(
+  ctx: HookContext,
+  options: { compactionId?: string } = {},
+): OrchestrationPreCompactResult | null {
   const rt = orchRuntime(ctx);
   if (rt === null) return null;
-  const written = writeOrchCheckpoint(ctx, rt, "PreCompact");
+  const written = writeOrchCheckpoint(ctx, rt, "PreCompact", { compactionId: options.compactionId });
   const cp = written.checkpoint;
   const os = cp.orchestration_state;
   const keep: string[] = [];

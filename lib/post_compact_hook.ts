@@ -1,11 +1,16 @@
 import type { HookHandler } from "./handle_hook.ts";
+import { orchestrationPostCompact } from "./orchestration_post_compact.ts";
 
 /**
- * PostCompact: the workflows register here as they land (see the issues).
+ * PostCompact (Claude Code 2.1.76+): stores the `compact_summary` Claude Code produced, redacted
+ * and capped, with the orchestration checkpoint, so a new session can read it. Prints nothing.
  *
  * @example
  * ```ts
  * await runHook("PostCompact", postCompactHook);
  * ```
  */
-export const postCompactHook: HookHandler = () => null;
+export const postCompactHook: HookHandler = (ctx) => {
+  orchestrationPostCompact(ctx);
+  return null;
+};

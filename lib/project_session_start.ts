@@ -2,6 +2,7 @@ import { realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { HookContext } from "./handle_hook.ts";
 import type { SessionStartInput } from "./hook_types.ts";
+import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { buildNexusContext, type NexusContextInput, type NexusFile, type NexusProblemFile } from "./build_nexus_context.ts";
 import { detectSessionMode, type SessionMode } from "./detect_session_mode.ts";
 import { readManifest } from "./read_manifest.ts";
@@ -52,6 +53,13 @@ export interface ProjectSessionStartResult {
 export interface ProjectSessionStartOptions {
   /** Record the delivery in the per-session state copy. Default true; false for dry runs. */
   markDelivered?: boolean;
+  /**
+   * Decide as if SessionStart had this source. UserPromptSubmit passes `"compact"` to re-deliver a
+   * compaction's context that SessionStart did not deliver. Default: the input's `source`.
+   */
+  source?: string;
+  /** Characters this workflow may use, when other workflows share the hook's budget. Default `config.budget.maxChars`. */
+  maxChars?: number;
 }
 
 const RANK = { none: 0, low: 1, medium: 2, high: 3 } as const;
@@ -96,13 +104,10 @@ export function projectSessionStart(ctx: HookContext, options: ProjectSessionSta
   let applies = false;
   try {
     const config = ctx.config();
-    const p = config.projects;
-    if (p.enabled === false) return null;
-    const layout = isDir(join(ctx.projectDir, p.systemDir)) && isDir(join(ctx.projectDir, p.root));
-    if (!layout && p.enabled !== true) return null;
+    if (!usesProjectsLayout(ctx.projectDir, config)) return null;
     applies = true;
     const input = ctx.input as SessionStartInput;
-    source = typeof input.source === "string" ? input.source : "startup";
+    source = options.source ?? (typeof input.source === "string" ? input.source : "startup");
     sessionId = typeof input.session_id === "string" ? input.session_id : "";
     return decide(ctx, config, source, sessionId, options);
   } catch (err) {
@@ -136,7 +141,7 @@ type Config = ReturnType<HookContext["config"]>;
 function decide(ctx: HookContext, config: Config, source: string, sessionId: string, options: ProjectSessionStartOptions): ProjectSessionStartResult {
   const p = config.projects;
   const projectDir = ctx.projectDir;
-  const budget = { maxChars: Math.min(config.budget.maxChars, 10_000), fileMaxChars: config.budget.fileMaxChars };
+  const budget = { maxChars: Math.min(options.maxChars ?? config.budget.maxChars, config.budget.maxChars, 10_000), fileMaxChars: config.budget.fileMaxChars };
   const session = { id: sessionId, source, timestamp: ctx.now.toISOString() };
   let status: { reason: ResumeStatusReason; detail?: string } | null = null;
   let state: PrecompactState | null = null;

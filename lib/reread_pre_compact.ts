@@ -31,7 +31,8 @@ export interface RereadExtraFiles {
  * writes the one-shot marker that the next PreToolUse or Stop consumes.
  * `reread.enforce`: `"auto"` marks handler and worker sessions only, `true`
  * every session that has files (for handler and worker sessions the
- * `extraFiles` are added to theirs), `false` none. A regular session without
+ * `extraFiles` are added to theirs), `false` none. `options.compactionId` lets the
+ * PreCompact hook give every record of one compaction the same id. A regular session without
  * `extraFiles` gets nothing: null, no file written. Also sweeps stale state.
  * Prints nothing (PreCompact stdout would become summarizer instructions).
  *
@@ -44,7 +45,11 @@ export interface RereadExtraFiles {
  * };
  * ```
  */
-export function rereadPreCompact(ctx: HookContext, extraFiles?: RereadExtraFiles): { compactionId: string } | null {
+export function rereadPreCompact(
+  ctx: HookContext,
+  extraFiles?: RereadExtraFiles,
+  options: { compactionId?: string } = {},
+): { compactionId: string } | null {
   const input = ctx.input as PreCompactInput;
   const key = sessionKey(input.session_id);
   if (key === null) {
@@ -78,7 +83,7 @@ export function rereadPreCompact(ctx: HookContext, extraFiles?: RereadExtraFiles
   const unique = items.filter((i) => !seen.has(i.path) && seen.add(i.path)).slice(0, 50);
 
   const dir = ctx.stateDir();
-  const compactionId = newCompactionId(ctx.now);
+  const compactionId = options.compactionId ?? newCompactionId(ctx.now);
   const trigger = input.trigger === "manual" || input.trigger === "auto" ? input.trigger : undefined;
   const createdAt = ctx.now.toISOString();
   writeCompactionRecord(dir, key, {

@@ -1,12 +1,28 @@
 import type { SessionStartInput } from "./hook_types.ts";
 import type { HookHandler } from "./handle_hook.ts";
+import { dispatchSessionStart } from "./dispatch_session_start.ts";
+import { pendingDelivery } from "./delivery_pending.ts";
+import { recordDelivery } from "./delivery_record.ts";
+import { orchestrationSessionStart } from "./orchestration_session_start.ts";
+import { projectSessionStart } from "./project_session_start.ts";
 import { updateSessionRecord } from "./update_session_record.ts";
+import { guard, joinWithin } from "./_hook_guard.ts";
+
+const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
 
 /**
- * SessionStart: records the session's main-loop model and source (the model
- * decides the context window later, and only SessionStart carries it), then
- * hands over to the workflows. Sources: `startup`, `resume`, `clear`,
- * `compact`, `fork`.
+ * SessionStart: records the session's main-loop model and source (only SessionStart carries
+ * the model, and the model decides the context window), then lets each workflow add its context
+ * to one `additionalContext`, within `budget.maxChars` (at most 10,000: Claude Code replaces
+ * longer hook text with a 2 KB preview).
+ *
+ * - `compact`: claims the delivery of the compaction PreCompact recorded (exactly one claimant
+ *   wins, see docs/delivery.md) and injects the worker's dispatch pointer, the orchestration
+ *   alert and the project's `<nexus-context mode="compact">`.
+ * - `resume` / `fork`: Claude Code replays what the session already received, so only a
+ *   compaction whose context never arrived is delivered.
+ * - `startup` / `clear`: the project's startup context and an orchestration run's resumption
+ *   prompt when it has an unacknowledged checkpoint; `clear` never resumes a project.
  *
  * @example
  * ```ts
@@ -15,11 +31,32 @@ import { updateSessionRecord } from "./update_session_record.ts";
  */
 export const sessionStartHook: HookHandler = (ctx) => {
   const input = ctx.input as SessionStartInput;
-  updateSessionRecord(ctx.stateDir(), input.session_id, {
-    model: typeof input.model === "string" ? input.model : undefined,
-    source: typeof input.source === "string" ? input.source : undefined,
-    transcript_path: input.transcript_path,
-    cwd: input.cwd,
-  }, { now: ctx.now });
-  return null;
+  const source = typeof input.source === "string" && SOURCES.has(input.source) ? input.source : "startup";
+  guard(ctx, "session record", () =>
+    updateSessionRecord(ctx.stateDir(), input.session_id, {
+      model: typeof input.model === "string" ? input.model : undefined,
+      source,
+      transcript_path: input.transcript_path,
+      cwd: input.cwd,
+    }, { now: ctx.now }));
+
+  if (source === "compact" || source === "resume" || source === "fork") {
+    const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
+    if (source !== "compact" && !pending) return null;
+    const claimed = guard(ctx, "delivery", () => recordDelivery(ctx, pending?.compactionId ?? null, "session-start"));
+    if (claimed === null) {
+      ctx.log(`${source}: this compaction's context was delivered already`);
+      return null;
+    }
+  }
+
+  const maxChars = Math.min(ctx.config().budget.maxChars, 10_000);
+  const dispatch = guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { maxChars: 1500 }));
+  const orchestration = guard(ctx, "orchestration", () => orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }));
+  const used = (dispatch?.length ?? 0) + (orchestration?.length ?? 0) + 4;
+  const project = guard(ctx, "project", () => projectSessionStart(ctx, { maxChars: maxChars - used }));
+  if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
+  const context = joinWithin([dispatch, orchestration, project?.additionalContext], maxChars);
+  if (!context) return null;
+  return { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
 };

@@ -4,6 +4,8 @@ import { readPrivateFile } from "./read_private_file.ts";
 import { sessionKey } from "./session_key.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";
 
+const SOURCES: ReadonlySet<string> = new Set(["startup", "resume", "clear", "compact", "fork"]);
+
 /** What rehydrate remembers about one Claude Code session (`schemas/session_record.v1.json`). */
 export interface SessionRecord {
   schema_version: 1;
@@ -51,6 +53,7 @@ export function updateSessionRecord(
     } catch { /* replaced below */ }
   }
   for (const [k, v] of Object.entries(patch)) if (v !== undefined) record[k] = v;
+  if (record.source !== undefined && record.source !== null && !SOURCES.has(record.source)) delete record.source;
   record.updated_at = now;
   writeFileAtomic(path, JSON.stringify(record, null, 2) + "\n");
   return record;

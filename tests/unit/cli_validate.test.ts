@@ -1,10 +1,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliValidate } from "../../lib/cli_validate.ts";
-import * as projectSchemas from "../../lib/_project_schemas.ts";
-import * as otherSchemas from "../../lib/_project_other_schemas.ts";
+import { SCHEMAS } from "../../lib/schemas.ts";
 
 const HERE = import.meta.dirname!;
 const ROOT = join(HERE, "..", "..");
@@ -18,43 +17,14 @@ function runValidate(args: string[]): { code: number; out: string[]; err: string
   return { code, out: out.split("\n").filter((l) => l !== ""), err };
 }
 
-// The hooks run as compiled binaries that cannot read schemas/ at run time, so the schemas they
-// need are embedded. This keeps the copies equal to the files; UPDATE_GOLDEN=1 regenerates them.
-const EMBEDDED: Record<string, [string, string][]> = {
-  "lib/_project_schemas.ts": [["RESUME_CONTEXT_SCHEMA", "resume_context.v1.json"], ["PRECOMPACT_STATE_SCHEMA", "precompact_state.v1.json"]],
-  "lib/_project_other_schemas.ts": [
-    ["CHECKPOINT_SCHEMA", "checkpoint.v1.json"],
-    ["CONTEXT_MONITOR_STATE_SCHEMA", "context_monitor_state.v1.json"],
-    ["REREAD_MARKER_SCHEMA", "reread_marker.v1.json"],
-    ["SESSION_RECORD_SCHEMA", "session_record.v1.json"],
-    ["CONFIG_FILE_SCHEMA", "config.v1.json"],
-  ],
-};
-
-function renderEmbedded(names: [string, string][]): string {
-  let s = "// Generated from schemas/*.json by tests/unit/cli_validate.test.ts; UPDATE_GOLDEN=1 rewrites it.\n" +
-    "// Do not edit: change the schema file and regenerate. Embedded because the compiled binaries\n" +
-    "// cannot read schemas/ at run time.\n" +
-    'import type { JsonSchema } from "./validate_schema.ts";\n';
-  for (const [constName, file] of names) {
-    const json = JSON.parse(readFileSync(join(ROOT, "schemas", file), "utf8"));
-    s += `\n/** \`schemas/${file}\`. */\nexport const ${constName}: JsonSchema = ${JSON.stringify(json, null, 2)};\n`;
-  }
-  return s;
-}
-
 describe("embedded schemas", () => {
-  for (const [file, names] of Object.entries(EMBEDDED)) {
-    test(`${file} equals the schema files it embeds (UPDATE_GOLDEN=1 regenerates it)`, () => {
-      const want = renderEmbedded(names);
-      if (process.env.UPDATE_GOLDEN === "1") writeFileSync(join(ROOT, file), want);
-      const mod = (file.includes("other") ? otherSchemas : projectSchemas) as Record<string, unknown>;
-      for (const [constName, schemaFile] of names) {
-        assert.deepEqual(mod[constName], JSON.parse(readFileSync(join(ROOT, "schemas", schemaFile), "utf8")), `${constName} differs from schemas/${schemaFile}`);
-      }
-      assert.equal(readFileSync(join(ROOT, file), "utf8"), want);
-    });
-  }
+  test("lib/schemas.ts holds every schemas/*.json file, unchanged", () => {
+    const files = readdirSync(join(ROOT, "schemas")).filter((f) => f.endsWith(".v1.json")).sort();
+    assert.deepEqual(Object.keys(SCHEMAS).map((n) => `${n}.v1.json`).sort(), files);
+    for (const f of files) {
+      assert.deepEqual(SCHEMAS[f.replace(".v1.json", "") as keyof typeof SCHEMAS], JSON.parse(readFileSync(join(ROOT, "schemas", f), "utf8")), f);
+    }
+  });
 });
 
 describe("cliValidate()", () => {

@@ -1,0 +1,45 @@
+import type { JsonSchema } from "./validate_schema.ts";
+import checkpoint from "../schemas/checkpoint.v1.json" with { type: "json" };
+import compactionRecord from "../schemas/compaction_record.v1.json" with { type: "json" };
+import config from "../schemas/config.v1.json" with { type: "json" };
+import contextMonitorState from "../schemas/context_monitor_state.v1.json" with { type: "json" };
+import precompactState from "../schemas/precompact_state.v1.json" with { type: "json" };
+import rereadMarker from "../schemas/reread_marker.v1.json" with { type: "json" };
+import resumeContext from "../schemas/resume_context.v1.json" with { type: "json" };
+import sessionRecord from "../schemas/session_record.v1.json" with { type: "json" };
+import sessionRole from "../schemas/session_role.v1.json" with { type: "json" };
+
+/**
+ * Every JSON Schema rehydrate reads or writes, by name. `schemas/*.json` are the one source: the
+ * bundler inlines them into the binaries (which cannot read `schemas/` at run time), and the
+ * sources import the same files under Bun and Deno.
+ *
+ * @example
+ * ```ts
+ * import { validateSchema } from "./validate_schema.ts";
+ * validateSchema(SCHEMAS.checkpoint, JSON.parse(text));
+ * ```
+ */
+export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
+  checkpoint: checkpoint as JsonSchema,
+  compaction_record: compactionRecord as JsonSchema,
+  config: config as JsonSchema,
+  context_monitor_state: contextMonitorState as JsonSchema,
+  precompact_state: precompactState as JsonSchema,
+  reread_marker: rereadMarker as JsonSchema,
+  resume_context: resumeContext as JsonSchema,
+  session_record: sessionRecord as JsonSchema,
+  session_role: sessionRole as JsonSchema,
+};
+
+/** The names of {@linkcode SCHEMAS}: `schemas/<name>.v1.json`. */
+export type SchemaName =
+  | "checkpoint"
+  | "compaction_record"
+  | "config"
+  | "context_monitor_state"
+  | "precompact_state"
+  | "reread_marker"
+  | "resume_context"
+  | "session_record"
+  | "session_role";

@@ -2,6 +2,7 @@ import type { SessionStartInput } from "./hook_types.ts";
 import type { HookHandler } from "./handle_hook.ts";
 import { dispatchSessionStart } from "./dispatch_session_start.ts";
 import { pendingDelivery } from "./delivery_pending.ts";
+import { recentlyDelivered } from "./delivery_recent.ts";
 import { recordDelivery } from "./delivery_record.ts";
 import { orchestrationSessionStart } from "./orchestration_session_start.ts";
 import { projectSessionStart } from "./project_session_start.ts";
@@ -9,6 +10,8 @@ import { updateSessionRecord } from "./update_session_record.ts";
 import { guard, joinWithin } from "./_hook_guard.ts";
 
 const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
+/** Parallel runs of one event finish within this; two compactions are never this close. */
+const DUPLICATE_WINDOW_MS = 30_000;
 
 /**
  * SessionStart: records the session's main-loop model and source (only SessionStart carries
@@ -43,6 +46,10 @@ export const sessionStartHook: HookHandler = (ctx) => {
   if (source === "compact" || source === "resume" || source === "fork") {
     const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
     if (source !== "compact" && !pending) return null;
+    if (!pending && guard(ctx, "delivery", () => recentlyDelivered(ctx, DUPLICATE_WINDOW_MS))) {
+      ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
+      return null;
+    }
     const claimed = guard(ctx, "delivery", () => recordDelivery(ctx, pending?.compactionId ?? null, "session-start"));
     if (claimed === null) {
       ctx.log(`${source}: this compaction's context was delivered already`);

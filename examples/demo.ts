@@ -1,19 +1,19 @@
 #!/usr/bin/env bun
 /**
- * The demo: a scripted compaction cycle run against the compiled binaries in dist/, on a copy of
- * the sample workspace in examples/workspace. It plays Claude Code's part: writes a transcript of
- * an agent working on one project, then pipes each hook its JSON exactly as the client would
- * (PreCompact → SessionStart(compact) → UserPromptSubmit → PreToolUse → Stop), and prints what each
+ * The demo: scripted compaction cycles run against the compiled binaries in dist/, one per
+ * workflow, on copies of the samples in examples/. It plays Claude Code's part: writes a
+ * transcript, then pipes each hook its JSON exactly as the client would, and prints what each
  * hook received, what it returned and how long the binary took.
  *
- *   npm run demo              build the host binaries, then run this
- *   bun examples/demo.ts      run it against an existing dist/
- *   bun examples/demo.ts --keep   keep the temporary workspace and print its path
+ *   npm run demo                  build the host binaries, then run every scenario
+ *   bun examples/demo.ts          run against an existing dist/
+ *   bun examples/demo.ts project  one scenario: project | orchestration | worker
+ *   bun examples/demo.ts --keep   keep the temporary directories and print their paths
  *
- * Nothing outside a fresh temporary directory is touched: HOME and the state directory point there.
+ * Nothing outside fresh temporary directories is touched: HOME and the state directory point there.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDemoTranscript } from "./demo_transcript.ts";
@@ -21,99 +21,66 @@ import { writeDemoTranscript } from "./demo_transcript.ts";
 const ROOT = join(import.meta.dirname!, "..");
 const DIST = join(ROOT, "dist");
 const EXE = process.platform === "win32" ? ".exe" : "";
-const keep = process.argv.includes("--keep");
-
-const tmp = mkdtempSync(join(tmpdir(), "rehydrate-demo-"));
-const project = join(tmp, "workspace");
-const home = join(tmp, "home");
-const state = join(tmp, "state");
-cpSync(join(ROOT, "examples", "workspace"), project, { recursive: true });
-mkdirSync(home, { recursive: true });
-const sessionId = "4f6d2c1e-9b7a-4e3d-8c21-5a0f9e7b3d10";
-const transcriptDir = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
-mkdirSync(transcriptDir, { recursive: true });
-const transcript = join(transcriptDir, `${sessionId}.jsonl`);
-writeDemoTranscript(transcript, { projectDir: project, sessionId });
-
-const env = {
-  PATH: process.env.PATH ?? "",
-  HOME: home,
-  CLAUDE_PROJECT_DIR: project,
-  REHYDRATE_STATE_DIR: state,
-  REHYDRATE_DEBUG: "1",
-};
-const base = { session_id: sessionId, transcript_path: transcript, cwd: project };
+const args = process.argv.slice(2);
+const keep = args.includes("--keep");
+const only = args.filter((a) => !a.startsWith("--"));
 
 interface Step {
   title: string;
-  hook: string;
-  input: Record<string, unknown>;
+  /** A hook binary name, or `rehydrate <verb>` as an argv. */
+  hook: string | string[];
+  input?: Record<string, unknown>;
   before?: () => void;
+  after?: () => void;
 }
 
-const steps: Step[] = [
-  {
-    title: "1. PreCompact (/compact): save what the agent was working on",
-    hook: "pre-compact",
-    input: { ...base, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: null },
-  },
-  {
-    title: "2. SessionStart(compact): re-inject the context",
-    hook: "session-start",
-    input: { ...base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
-  },
-  {
-    title: "3. UserPromptSubmit: the first prompt after compaction",
-    hook: "user-prompt-submit",
-    input: { ...base, hook_event_name: "UserPromptSubmit", prompt: "carry on" },
-    // Claude Code writes the boundary and the summary after the compaction hooks ran.
-    before: () => appendCompaction(transcript, sessionId),
-  },
-  {
-    title: "4. PreToolUse: the agent's first tool call after compaction is denied once",
-    hook: "pre-tool-use",
-    input: {
-      ...base,
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "npm test", description: "Run the tests" },
-      tool_use_id: "toolu_demo_0001",
-    },
-  },
-  {
-    title: "5. PreToolUse: the agent re-reads the steps file; the marker is used up, calls pass",
-    hook: "pre-tool-use",
-    input: {
-      ...base,
-      hook_event_name: "PreToolUse",
-      tool_name: "Read",
-      tool_input: { file_path: join(project, "02-projects", "01-website-redesign", "01-planning", "04-steps.md") },
-      tool_use_id: "toolu_demo_0002",
-    },
-  },
-  {
-    title: "6. Stop: the agent finishes its turn (nothing left to enforce)",
-    hook: "stop",
-    input: { ...base, hook_event_name: "Stop", stop_hook_active: false },
-  },
-];
+interface Sandbox {
+  dir: string;
+  project: string;
+  transcript: string;
+  env: Record<string, string>;
+  base: { session_id: string; transcript_path: string; cwd: string };
+}
+
+const timings: Array<[string, string, number, number]> = [];
+
+function sandbox(sample: string, sessionId: string): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), "rehydrate-demo-"));
+  const project = join(dir, "workspace");
+  cpSync(join(ROOT, "examples", sample), project, { recursive: true });
+  const home = join(dir, "home");
+  const transcriptDir = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
+  mkdirSync(transcriptDir, { recursive: true });
+  const transcript = join(transcriptDir, `${sessionId}.jsonl`);
+  const env = { PATH: process.env.PATH ?? "", HOME: home, CLAUDE_PROJECT_DIR: project, REHYDRATE_STATE_DIR: join(dir, "state"), REHYDRATE_DEBUG: "1" };
+  return { dir, project, transcript, env, base: { session_id: sessionId, transcript_path: transcript, cwd: project } };
+}
 
 function appendCompaction(path: string, session: string): void {
   const now = new Date().toISOString();
   const boundary = {
     parentUuid: null, logicalParentUuid: "demo-last", isSidechain: false, type: "system", subtype: "compact_boundary",
     content: "Conversation compacted", sessionId: session, timestamp: now, uuid: "demo-boundary", level: "info",
-    compactMetadata: { trigger: "manual", preTokens: 151_240, postTokens: 18_400 },
+    compactMetadata: { trigger: "manual", preTokens: 171_240, postTokens: 18_400 },
   };
   const summary = {
-    parentUuid: "demo-boundary", isSidechain: false, type: "user", isCompactSummary: true, sessionId: session,
-    timestamp: now, uuid: "demo-summary",
-    message: { role: "user", content: "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nThe user is redesigning the website..." },
+    parentUuid: "demo-boundary", isSidechain: false, type: "user", isCompactSummary: true, sessionId: session, timestamp: now, uuid: "demo-summary",
+    message: { role: "user", content: "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n..." },
   };
   appendFileSync(path, JSON.stringify(boundary) + "\n" + JSON.stringify(summary) + "\n");
 }
 
-function show(label: string, text: string, max = 1600): void {
+/** A transcript whose newest assistant row puts `tokens` in the context window. */
+function usageTranscript(path: string, session: string, tokens: number, cwd: string): void {
+  const row = (i: number) => ({
+    parentUuid: null, isSidechain: false, type: "assistant", sessionId: session, cwd, uuid: `demo-a${i}`, timestamp: new Date().toISOString(),
+    message: { id: `msg_demo_${i}`, model: "claude-opus-4-8", role: "assistant", type: "message", content: [{ type: "text", text: "Scoring the gate." }],
+      usage: { input_tokens: 8, cache_creation_input_tokens: 1_992, cache_read_input_tokens: tokens - 2_000, output_tokens: 300 } },
+  });
+  writeFileSync(path, JSON.stringify({ type: "user", sessionId: session, uuid: "demo-u0", message: { role: "user", content: "run gate QG-2" } }) + "\n" + JSON.stringify(row(1)) + "\n");
+}
+
+function show(label: string, text: string, max = 1400): void {
   const body = text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
   console.log(`  ${label}:`);
   for (const line of (body || "(nothing)").split("\n")) console.log(`    ${line}`);
@@ -135,39 +102,165 @@ function pretty(stdout: string): string {
   }
 }
 
-for (const bin of ["pre-compact", "session-start", "user-prompt-submit", "pre-tool-use", "stop"]) {
+function brief(input: Record<string, unknown>): string {
+  const { session_id: _s, transcript_path: _t, cwd: _c, ...rest } = input;
+  return JSON.stringify({ session_id: "…", transcript_path: "…", cwd: "…", ...rest }, null, 2);
+}
+
+function scenario(name: string, title: string, box: Sandbox, steps: Step[]): void {
+  console.log(`\n════ ${title}\n  workspace: ${box.project}\n`);
+  for (const step of steps) {
+    step.before?.();
+    const argv = Array.isArray(step.hook) ? step.hook : [step.hook];
+    const exe = join(DIST, argv[0] + EXE);
+    const stdin = step.input ? JSON.stringify(step.input) : "";
+    const started = performance.now();
+    const r = spawnSync(exe, argv.slice(1), { input: stdin, env: box.env, cwd: box.project, encoding: "utf8" });
+    const ms = performance.now() - started;
+    timings.push([name, argv.join(" "), r.status ?? -1, ms]);
+    console.log(`── ${step.title}`);
+    if (step.input) show("stdin", brief(step.input), 700);
+    else show("command", argv.join(" "));
+    show(`stdout (exit ${r.status}, ${ms.toFixed(1)} ms)`, pretty(r.stdout));
+    if (r.stderr) show("stderr", r.stderr);
+    step.after?.();
+    console.log("");
+  }
+  const log = join(box.env.REHYDRATE_STATE_DIR, "debug.log");
+  if (existsSync(log)) show("debug log (REHYDRATE_DEBUG=1)", readFileSync(log, "utf8").trimEnd(), 2500);
+  if (keep) console.log(`  kept ${box.dir}`);
+  else rmSync(box.dir, { recursive: true, force: true });
+}
+
+function projectScenario(): void {
+  const box = sandbox("workspace", "4f6d2c1e-9b7a-4e3d-8c21-5a0f9e7b3d10");
+  writeDemoTranscript(box.transcript, { projectDir: box.project, sessionId: box.base.session_id });
+  const steps = join(box.project, "02-projects", "01-website-redesign", "01-planning", "04-steps.md");
+  scenario("project", "Project workspace: the agent was working on 02-projects/01-website-redesign", box, [
+    {
+      title: "PreCompact (/compact): save the active project and working set; instructions for the summarizer",
+      hook: "pre-compact",
+      input: { ...box.base, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: null },
+      after: () => show("00-system/.cache/precompact_state.json", readFileSync(join(box.project, "00-system", ".cache", "precompact_state.json"), "utf8"), 900),
+    },
+    {
+      title: "SessionStart(compact): the project comes back as <nexus-context mode=\"compact\">",
+      hook: "session-start",
+      input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
+    },
+    {
+      title: "UserPromptSubmit: already delivered, so nothing is injected twice",
+      hook: "user-prompt-submit",
+      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "carry on" },
+      before: () => appendCompaction(box.transcript, box.base.session_id),
+    },
+    {
+      title: "PreToolUse: the first tool call after compaction is denied once (reread.enforce is on in this sample)",
+      hook: "pre-tool-use",
+      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "npm test" }, tool_use_id: "toolu_demo_0001" },
+    },
+    {
+      title: "PreToolUse: the agent re-reads the steps file; calls pass again",
+      hook: "pre-tool-use",
+      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: steps }, tool_use_id: "toolu_demo_0002" },
+    },
+    {
+      title: "Stop: nothing left to enforce",
+      hook: "stop",
+      input: { ...box.base, hook_event_name: "Stop", stop_hook_active: false },
+    },
+  ]);
+}
+
+function orchestrationScenario(): void {
+  const box = sandbox("orchestration", "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d");
+  usageTranscript(box.transcript, box.base.session_id, 171_000, box.project);
+  const checkpoints = join(box.project, ".jerry", "checkpoints");
+  const listCheckpoints = () => show(".jerry/checkpoints/", existsSync(checkpoints) ? readdirSync(checkpoints).join("\n") : "(none)");
+  scenario("orchestration", "Orchestration run: projects/PROJ-001-oss-release/ORCHESTRATION.yaml, context at 85 %", box, [
+    {
+      title: "UserPromptSubmit: the context monitor warns (CRITICAL from 80 %)",
+      hook: "user-prompt-submit",
+      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "score the gate" },
+    },
+    {
+      title: "PreCompact (auto): a checkpoint from the resumption section",
+      hook: "pre-compact",
+      input: { ...box.base, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null },
+      after: listCheckpoints,
+    },
+    {
+      title: "SessionStart(compact): the compaction alert",
+      hook: "session-start",
+      input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
+    },
+    {
+      title: "PostCompact: Claude Code's summary is stored with the checkpoint",
+      hook: "post-compact",
+      input: { ...box.base, hook_event_name: "PostCompact", trigger: "auto", compact_summary: "The run is at QG-2 iteration 2; the revision of NOTICE is pending." },
+      before: () => appendCompaction(box.transcript, box.base.session_id),
+    },
+    {
+      title: "UserPromptSubmit: until acknowledged, a one-line reminder",
+      hook: "user-prompt-submit",
+      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "continue" },
+    },
+    { title: "rehydrate ack: the agent (or the user) acknowledges the checkpoint", hook: ["rehydrate", "ack", "--project", box.project] },
+    {
+      title: "UserPromptSubmit: acknowledged, nothing more",
+      hook: "user-prompt-submit",
+      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "continue" },
+    },
+    { title: "rehydrate resume-prompt: what a new session gets (Template 1)", hook: ["rehydrate", "resume-prompt", "--project", box.project] },
+  ]);
+}
+
+function workerScenario(): void {
+  const box = sandbox("worker", "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f");
+  const dispatch = join(box.project, "dispatch-task-42.md");
+  box.env.REHYDRATE_DISPATCH_FILE = dispatch;
+  writeFileSync(box.transcript, "");
+  scenario("worker", "Worker session: its dispatch file is named by REHYDRATE_DISPATCH_FILE", box, [
+    {
+      title: "PreCompact: a one-shot re-read marker for the dispatch file",
+      hook: "pre-compact",
+      input: { ...box.base, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null },
+    },
+    {
+      title: "SessionStart(compact): a pointer to the dispatch file and its progress",
+      hook: "session-start",
+      input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
+    },
+    {
+      title: "PreToolUse: the first tool call is denied once, naming the dispatch file",
+      hook: "pre-tool-use",
+      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Edit", tool_input: { file_path: join(box.project, "src", "api", "middleware.ts") }, tool_use_id: "toolu_w1" },
+    },
+    {
+      title: "PreToolUse: the Read of the dispatch file passes",
+      hook: "pre-tool-use",
+      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: dispatch }, tool_use_id: "toolu_w2" },
+    },
+  ]);
+}
+
+for (const bin of ["pre-compact", "session-start", "user-prompt-submit", "pre-tool-use", "post-compact", "stop", "rehydrate"]) {
   if (!existsSync(join(DIST, bin + EXE))) {
     console.error(`demo: dist/${bin}${EXE} is missing; run "bun build.ts" (or npm run demo) first`);
     process.exit(1);
   }
 }
 
-console.log(`rehydrate demo: a compaction cycle on a copy of examples/workspace\n  workspace:  ${project}\n  transcript: ${transcript}\n`);
-const timings: Array<[string, number, number]> = [];
-for (const step of steps) {
-  step.before?.();
-  const stdin = JSON.stringify(step.input);
-  const started = performance.now();
-  const r = spawnSync(join(DIST, step.hook + EXE), [], { input: stdin, env, cwd: project, encoding: "utf8" });
-  const ms = performance.now() - started;
-  timings.push([step.hook, r.status ?? -1, ms]);
-  console.log(`── ${step.title}`);
-  show("stdin", JSON.stringify(step.input, null, 2), 800);
-  show(`stdout (exit ${r.status}, ${ms.toFixed(1)} ms)`, pretty(r.stdout));
-  if (r.stderr) show("stderr", r.stderr);
-  console.log("");
+const SCENARIOS: Record<string, () => void> = { project: projectScenario, orchestration: orchestrationScenario, worker: workerScenario };
+for (const name of only) {
+  if (!SCENARIOS[name]) {
+    console.error(`demo: unknown scenario "${name}"; known: ${Object.keys(SCENARIOS).join(", ")}`);
+    process.exit(1);
+  }
 }
+console.log("rehydrate demo: scripted compaction cycles against the compiled binaries in dist/");
+for (const [name, run] of Object.entries(SCENARIOS)) if (only.length === 0 || only.includes(name)) run();
 
-console.log("── Timings (wall clock, spawn to exit, one run each; see bench/ for real measurements)");
-for (const [hook, status, ms] of timings) console.log(`  ${hook.padEnd(20)} exit ${status}  ${ms.toFixed(1).padStart(7)} ms`);
-const log = join(state, "debug.log");
-if (existsSync(log)) {
-  console.log("\n── Debug log (REHYDRATE_DEBUG=1)");
-  for (const line of readFileSync(log, "utf8").trimEnd().split("\n")) console.log(`  ${line}`);
-}
-const flat = join(project, "00-system", ".cache", "precompact_state.json");
-if (existsSync(flat)) show("\n── 00-system/.cache/precompact_state.json", readFileSync(flat, "utf8"), 2000);
-
-if (keep) console.log(`\nKept ${tmp}`);
-else rmSync(tmp, { recursive: true, force: true });
-if (timings.some(([, status]) => status !== 0 && status !== 2)) process.exitCode = 1;
+console.log("\n════ Timings (wall clock, spawn to exit, one run each; bench/ has the real measurements)");
+for (const [name, what, status, ms] of timings) console.log(`  ${name.padEnd(14)} ${what.padEnd(22).slice(0, 40)} exit ${status}  ${ms.toFixed(1).padStart(7)} ms`);
+if (timings.some(([, , status]) => status !== 0)) process.exitCode = 1;

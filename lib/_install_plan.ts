@@ -309,3 +309,30 @@ export function firstWord(command: string): { raw: string; word: string; rest: s
   }
   return { raw: command.slice(start, Math.min(i, command.length)), word, rest: command.slice(Math.min(i, command.length)) };
 }
+
+/** One entry of ours found in a settings file. */
+export interface OurEntry {
+  event: string;
+  hook: string;
+  matcher: string | undefined;
+  command: string;
+  /** The `timeout` value when it is a number. */
+  timeout: number | undefined;
+}
+
+/** Every entry of ours in a settings text (none for a missing file), or the parse error. */
+export function listOurEntries(text: string | null, options: { knownBinaries?: readonly string[] } = {}): { entries: OurEntry[] } | { error: { code: PlanErrorCode; line: number; column: number; message: string } } {
+  if (text === null) return { entries: [] };
+  const parsed = parseJsonTree(text);
+  if (parsed.error) return { error: parsed.error };
+  const root = parsed.value!;
+  if (root.kind !== "object") return { error: { code: "not_object", line: 1, column: 1, message: "The settings file is not a JSON object" } };
+  const hooksNode = member(root, "hooks")?.value;
+  if (hooksNode === undefined) return { entries: [] };
+  if (hooksNode.kind !== "object") return { error: { code: "hooks_not_object", line: 1, column: 1, message: '"hooks" in the settings file is not an object' } };
+  const found: Ours[] = [];
+  for (const m of hooksNode.members) if (m.value.kind === "array") collect(root, hooksNode, m.key, m.value, options.knownBinaries ?? [], found);
+  return {
+    entries: found.map((o) => ({ event: o.event, hook: o.hook, matcher: o.matcher, command: o.command, timeout: o.timeout?.kind === "number" ? o.timeout.value : undefined })),
+  };
+}

@@ -1,0 +1,446 @@
+// The end-to-end harness: the real Claude Code CLI (the pinned devDependency) against the mock
+// Messages API in mock_api.ts, with rehydrate's compiled hooks installed in a throwaway copy of a
+// workspace. Everything lives in one temporary directory per test file: HOME (and the XDG dirs),
+// the state directory, the request log. As root, with `ip netns` working, the mock and the client
+// run in a private network namespace with only `lo` up; otherwise on plain loopback.
+// See docs/e2e.md.
+import { spawn, spawnSync } from "node:child_process";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ROOT: string = join(import.meta.dirname!, "..", "..");
+export const DIST: string = join(ROOT, "dist");
+export const CLAUDE: string = join(ROOT, "node_modules", ".bin", "claude");
+export const REHYDRATE: string = join(DIST, "rehydrate");
+export const RESULTS: string = join(import.meta.dirname!, "results");
+const MOCK: string = join(import.meta.dirname!, "mock_api.ts");
+const API_KEY = "sk-ant-api03-e2e-dummy-key-0000000000000000";
+/** The trivial Node hook the latency report compares against (prints nothing). */
+export const NODE_HOOK = `node -e "process.stdin.resume();process.stdin.on('end',()=>{})"`;
+/** The same, printing one character: Claude Code only records SessionStart hooks that print. */
+export const NODE_HOOK_PRINTING = `node -e "process.stdin.resume();process.stdin.on('end',()=>process.stdout.write('.'))"`;
+
+/** One request the mock received (a line of its log). */
+export interface LoggedRequest {
+  n: number;
+  method: string;
+  url: string;
+  kind: string;
+  body: unknown;
+  reply: unknown;
+}
+
+/** What one `claude -p` run did. */
+export interface ClaudeRun {
+  sessionId: string;
+  result: Record<string, unknown>;
+  /** The `/v1/messages` requests of this run, in order (compaction requests included). */
+  requests: LoggedRequest[];
+  stderr: string;
+}
+
+/** One hook duration as Claude Code recorded it in a transcript. */
+export interface HookDuration {
+  scenario: string;
+  hook: string;
+  command: string;
+  durationMs: number;
+  source: "hook_success" | "stop_hook_summary";
+}
+
+/** Fails loudly when the client or our binaries are missing: both are required, never skipped. */
+export function requireBinaries(): void {
+  const v = spawnSync(CLAUDE, ["--version"], { encoding: "utf8", timeout: 30_000 });
+  if (v.status !== 0) {
+    throw new Error(`Claude Code cannot start (${CLAUDE}): ${v.error?.message ?? v.stderr}. It is a devDependency: run npm ci`);
+  }
+  if (!existsSync(REHYDRATE)) throw new Error(`${REHYDRATE} is missing: run bun build.ts first`);
+}
+
+/** True when tmux can run here (interactive scenarios skip with a message otherwise). */
+export function tmuxAvailable(): boolean {
+  return spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+}
+
+function tryNetns(name: string): boolean {
+  if (process.platform !== "linux" || process.getuid?.() !== 0 || process.env.REHYDRATE_E2E_NETNS === "0") return false;
+  if (spawnSync("ip", ["netns", "add", name], { encoding: "utf8" }).status !== 0) return false;
+  if (spawnSync("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"], { encoding: "utf8" }).status !== 0) {
+    spawnSync("ip", ["netns", "del", name]);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Registers rehydrate's hooks in `projectDir/.claude/settings.json`: with the real installer
+ * (`rehydrate install --project DIR --command PATH`) when the multicall binary has that verb,
+ * else by writing the settings it would write: one entry per event, each command
+ * `"<abs>/dist/rehydrate" <hook>`, matchers per the hooks reference.
+ */
+export function installHooks(projectDir: string): "installer" | "written" {
+  const help = spawnSync(REHYDRATE, ["--help"], { encoding: "utf8" });
+  if (/^\s+install\s/m.test(help.stdout ?? "")) {
+    const r = spawnSync(REHYDRATE, ["install", "--project", projectDir, "--command", REHYDRATE], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`rehydrate install failed (${r.status}): ${r.stderr}${r.stdout}`);
+    return "installer";
+  }
+  const entry = (hook: string, matcher?: string, timeout = 30) => [{
+    ...(matcher ? { matcher } : {}),
+    hooks: [{ type: "command", command: `"${REHYDRATE}" ${hook}`, timeout }],
+  }];
+  const settings = {
+    hooks: {
+      PreCompact: entry("pre-compact", "manual|auto", 60),
+      SessionStart: entry("session-start", "startup|resume|clear|compact"),
+      UserPromptSubmit: entry("user-prompt-submit", undefined, 25),
+      PreToolUse: entry("pre-tool-use", "*"),
+      PostToolUse: entry("post-tool-use", "Write|Edit|MultiEdit|NotebookEdit|Skill"),
+      PostCompact: entry("post-compact", "manual|auto"),
+      Stop: entry("stop"),
+    },
+  };
+  mkdirSync(join(projectDir, ".claude"), { recursive: true });
+  writeFileSync(join(projectDir, ".claude", "settings.json"), JSON.stringify(settings, null, 2) + "\n");
+  return "written";
+}
+
+/** Every string inside a JSON value, in order (request bodies hold text in nested blocks). */
+export function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
+  else if (value && typeof value === "object") for (const v of Object.values(value)) stringsOf(v, out);
+  return out;
+}
+
+/** The decoded text of a request's messages and system prompt, joined. */
+export function requestText(request: LoggedRequest): string {
+  return stringsOf(request.body).join("\n\u241e\n");
+}
+
+/** Counts the non-overlapping occurrences of `needle` in `text`. */
+export function count(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+const OUR_ELEMENTS = /<(nexus-context|context-monitor|compaction-alert|compaction-reminder|orchestration-resume)\b[^>]*?(?:\/>|>[\s\S]*?<\/\1>)/g;
+
+/** Our injected XML elements found in a request, with their text (one entry per occurrence). */
+export function ourElements(request: LoggedRequest): string[] {
+  const found: string[] = [];
+  for (const s of stringsOf(request.body)) for (const m of s.matchAll(OUR_ELEMENTS)) found.push(m[0]);
+  return found;
+}
+
+/** Text around the first match of `needle` (or the start) for failure messages. */
+export function excerpt(text: string, needle: string | null, radius = 1500): string {
+  const at = needle ? text.indexOf(needle) : -1;
+  const start = Math.max(0, at < 0 ? 0 : at - radius / 3);
+  return text.slice(start, start + radius);
+}
+
+/** True for a model turn: a `/v1/messages` call that is not token counting or a title request. */
+export function isTurnRequest(r: LoggedRequest): boolean {
+  return r.url.startsWith("/v1/messages") && !r.url.startsWith("/v1/messages/count_tokens") && r.kind !== "title";
+}
+
+/** The first `/v1/messages` request after the newest compaction request in `requests`. */
+export function firstAfterCompaction(requests: LoggedRequest[]): LoggedRequest | null {
+  let seen = false;
+  for (const r of requests) {
+    if (r.kind === "compact-summary") seen = true;
+    else if (seen && isTurnRequest(r)) return r;
+  }
+  return null;
+}
+
+/** A test file's environment: the mock, a HOME, the state directory, the workspaces. */
+export class E2e {
+  readonly dir: string;
+  readonly home: string;
+  readonly state: string;
+  readonly logFile: string;
+  readonly netns: string | null;
+  readonly scenario: string;
+  port = 0;
+  private mock: ReturnType<typeof spawn> | null = null;
+  private projects: string[] = [];
+  private sessions = new Map<string, string>();
+
+  private constructor(scenario: string) {
+    this.scenario = scenario;
+    this.dir = mkdtempSync(join(tmpdir(), `rehydrate-e2e-${scenario}-`));
+    this.home = join(this.dir, "home");
+    this.state = join(this.home, ".local", "state", "rehydrate-e2e");
+    this.logFile = join(this.dir, "requests.jsonl");
+    mkdirSync(this.home, { recursive: true });
+    writeFileSync(this.logFile, "");
+    const ns = `rehydrate-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.netns = tryNetns(ns) ? ns : null;
+  }
+
+  /** Starts the mock API (in the namespace when there is one) and returns the environment. */
+  static async start(scenario: string): Promise<E2e> {
+    requireBinaries();
+    const e = new E2e(scenario);
+    const argv = [process.execPath, MOCK, "--log", e.logFile];
+    const child = e.netns ? spawn("ip", ["netns", "exec", e.netns, ...argv]) : spawn(argv[0], argv.slice(1));
+    e.mock = child;
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    e.port = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      const timer = setTimeout(() => reject(new Error(`mock API did not start: ${stderr}`)), 15_000);
+      child.stdout!.on("data", (d) => {
+        out += d;
+        const line = out.split("\n")[0];
+        if (out.includes("\n")) {
+          clearTimeout(timer);
+          try {
+            resolve(JSON.parse(line).port);
+          } catch {
+            reject(new Error(`mock API said: ${line} ${stderr}`));
+          }
+        }
+      });
+      child.on("exit", (code) => reject(new Error(`mock API exited (${code}): ${stderr}`)));
+    });
+    return e;
+  }
+
+  /** Stops the mock, deletes the namespace and (unless REHYDRATE_E2E_KEEP=1) the directory. */
+  close(): void {
+    this.mock?.kill();
+    if (this.netns) spawnSync("ip", ["netns", "del", this.netns]);
+    if (process.env.REHYDRATE_E2E_KEEP === "1") console.log(`kept ${this.dir}`);
+    else rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** The environment of the guide, plus rehydrate's debug log and state inside this HOME. */
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      TERM: "xterm-256color",
+      LANG: "C.UTF-8",
+      HOME: this.home,
+      XDG_CONFIG_HOME: join(this.home, ".config"),
+      XDG_STATE_HOME: join(this.home, ".local", "state"),
+      XDG_CACHE_HOME: join(this.home, ".cache"),
+      XDG_DATA_HOME: join(this.home, ".local", "share"),
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${this.port}`,
+      ANTHROPIC_API_KEY: API_KEY,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      DISABLE_AUTOUPDATER: "1",
+      REHYDRATE_DEBUG: "1",
+      REHYDRATE_STATE_DIR: this.state,
+      ...extra,
+    };
+  }
+
+  /**
+   * Copies `source` to a fresh project directory, installs the hooks, lets the tools run without
+   * prompts (`permissions.allow` in `settings.local.json`, trusted in `$HOME/.claude.json`) and
+   * optionally registers the trivial Node hook beside ours for every event.
+   */
+  workspace(source: string, options: { name?: string; nodeHooks?: boolean } = {}): string {
+    const project = join(this.dir, options.name ?? "workspace");
+    cpSync(source, project, { recursive: true });
+    installHooks(project);
+    const local: Record<string, unknown> = { permissions: { allow: ["Read", "Edit", "Write", "Bash", "Glob", "Grep"] } };
+    if (options.nodeHooks) {
+      const node = (command: string, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command, timeout: 30 }] }];
+      local.hooks = {
+        PreCompact: node(NODE_HOOK, "manual|auto"),
+        SessionStart: node(NODE_HOOK_PRINTING, "startup|resume|clear|compact"),
+        UserPromptSubmit: node(NODE_HOOK),
+        PreToolUse: node(NODE_HOOK, "*"),
+        PostToolUse: node(NODE_HOOK, "Write|Edit|MultiEdit|NotebookEdit|Skill"),
+        PostCompact: node(NODE_HOOK, "manual|auto"),
+        Stop: node(NODE_HOOK),
+      };
+    }
+    writeFileSync(join(project, ".claude", "settings.local.json"), JSON.stringify(local, null, 2) + "\n");
+    this.projects.push(project);
+    const projects: Record<string, unknown> = {};
+    for (const p of this.projects) projects[p] = { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true };
+    writeFileSync(join(this.home, ".claude.json"), JSON.stringify({
+      hasCompletedOnboarding: true,
+      customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+      projects,
+    }, null, 2));
+    return project;
+  }
+
+  /** Every request the mock has logged so far. */
+  requests(): LoggedRequest[] {
+    const text = readFileSync(this.logFile, "utf8");
+    return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  }
+
+  private wrap(argv: string[]): [string, string[]] {
+    return this.netns ? ["ip", ["netns", "exec", this.netns, ...argv]] : [argv[0], argv.slice(1)];
+  }
+
+  /** Runs `claude -p prompt` (resuming `resume` when given) in `project` and waits for it. */
+  async claude(project: string, prompt: string, options: { resume?: string; env?: Record<string, string> } = {}): Promise<ClaudeRun> {
+    const before = this.requests().length;
+    const argv = [CLAUDE, "-p", prompt, "--output-format", "json"];
+    if (options.resume) argv.push("--resume", options.resume);
+    const [cmd, args] = this.wrap(argv);
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(cmd, args, { cwd: project, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+      child.on("error", (e) => {
+        clearTimeout(timer);
+        reject(new Error(`Claude Code cannot start: ${e.message}`));
+      });
+      child.on("close", (c) => {
+        clearTimeout(timer);
+        resolve({ code: c, stdout: out, stderr: err });
+      });
+    });
+    let result: Record<string, unknown>;
+    try {
+      result = JSON.parse(stdout.trim().split("\n").pop() ?? "");
+    } catch {
+      throw new Error(`claude -p ${JSON.stringify(prompt.slice(0, 80))} exited ${code} without a JSON result\nstdout: ${stdout.slice(0, 2000)}\nstderr: ${stderr.slice(0, 2000)}\n${this.debugLogTail()}`);
+    }
+    const sessionId = String(result.session_id ?? "");
+    this.sessions.set(sessionId, project);
+    const requests = this.requests().slice(before).filter(isTurnRequest);
+    return { sessionId, result, requests, stderr };
+  }
+
+  /** The transcript Claude Code keeps for a session of `project`. */
+  transcriptPath(project: string, sessionId: string): string {
+    return join(this.home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"), `${sessionId}.jsonl`);
+  }
+
+  /** rehydrate's debug log (REHYDRATE_DEBUG=1), last lines. */
+  debugLogTail(lines = 40): string {
+    const path = join(this.state, "debug.log");
+    if (!existsSync(path)) return "(no rehydrate debug log)";
+    return "rehydrate debug.log:\n" + readFileSync(path, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  }
+
+  /** A failure message: what was expected, the request excerpt around it, the hook log. */
+  explain(what: string, request: LoggedRequest | null, needle: string | null = null): string {
+    if (request === null) return `${what}: no such request (log ${this.logFile})\n${this.debugLogTail()}`;
+    const text = requestText(request);
+    return `${what} (request #${request.n}, ${text.length} chars of text)\n--- request excerpt ---\n${excerpt(text, needle)}\n--- end ---\n${this.debugLogTail()}`;
+  }
+
+  /** Runs the multicall binary (a CLI verb) with this HOME and state directory. */
+  rehydrate(args: string[], project: string): { status: number | null; stdout: string; stderr: string } {
+    const r = spawnSync(REHYDRATE, args, { cwd: project, env: { ...this.env(), CLAUDE_PROJECT_DIR: project }, encoding: "utf8" });
+    return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+  }
+
+  /** Hook durations Claude Code recorded in every transcript under this HOME. */
+  hookDurations(): HookDuration[] {
+    const out: HookDuration[] = [];
+    const root = join(this.home, ".claude", "projects");
+    if (!existsSync(root)) return out;
+    for (const dir of readdirSync(root)) {
+      for (const name of readdirSync(join(root, dir))) {
+        if (!name.endsWith(".jsonl")) continue;
+        for (const line of readFileSync(join(root, dir, name), "utf8").split("\n")) {
+          if (!line.includes("hook_success") && !line.includes("stop_hook_summary")) continue;
+          let row: Record<string, any>;
+          try {
+            row = JSON.parse(line);
+          } catch {
+            continue;
+          }
+          const a = row.attachment;
+          if (row.type === "attachment" && a?.type === "hook_success" && typeof a.durationMs === "number") {
+            out.push({ scenario: this.scenario, hook: a.hookName, command: a.command ?? "", durationMs: a.durationMs, source: "hook_success" });
+          } else if (row.type === "system" && row.subtype === "stop_hook_summary" && Array.isArray(row.hookInfos)) {
+            for (const h of row.hookInfos) {
+              if (typeof h.durationMs === "number") out.push({ scenario: this.scenario, hook: "Stop", command: h.command ?? "", durationMs: h.durationMs, source: "stop_hook_summary" });
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Adds this file's hook durations to the run's shared latency log (see latency.ts). */
+  recordLatency(): void {
+    const rows = this.hookDurations();
+    if (rows.length > 0) appendFileSync(latencyLogPath(), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  }
+
+  // ---- interactive mode (tmux) ----
+
+  private tmuxSocket: string | null = null;
+
+  /** Starts `claude` interactively in a detached tmux session; resolves once it shows its prompt. */
+  async tmuxStart(project: string, options: { env?: Record<string, string> } = {}): Promise<void> {
+    this.tmuxSocket = `rehydrate-e2e-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
+    const env = this.env(options.env);
+    const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
+    const command = `cd ${shellQuote(project)} && exec env -i ${assignments} ${shellQuote(CLAUDE)}`;
+    const [cmd, args] = this.wrap(["tmux", "-L", this.tmuxSocket, "new-session", "-d", "-x", "200", "-y", "50", command]);
+    const r = spawnSync(cmd, args, { encoding: "utf8", env: { PATH: env.PATH, HOME: this.home, TERM: "xterm-256color" } });
+    if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
+    await this.waitFor(() => /❯|>\s*$/m.test(this.tmuxScreen()), "the interactive prompt", 30_000);
+  }
+
+  tmuxScreen(): string {
+    if (!this.tmuxSocket) return "";
+    return spawnSync("tmux", ["-L", this.tmuxSocket, "capture-pane", "-p"], { encoding: "utf8" }).stdout ?? "";
+  }
+
+  /** Types `text` and presses Enter. */
+  tmuxType(text: string): void {
+    spawnSync("tmux", ["-L", this.tmuxSocket!, "send-keys", "-l", text]);
+    spawnSync("sleep", ["0.4"]);
+    spawnSync("tmux", ["-L", this.tmuxSocket!, "send-keys", "Enter"]);
+  }
+
+  tmuxStop(): void {
+    if (!this.tmuxSocket) return;
+    spawnSync("tmux", ["-L", this.tmuxSocket, "kill-server"]);
+    this.tmuxSocket = null;
+  }
+
+  /** Polls `check` every 100 ms until true, else throws after `ms` naming `what`. */
+  async waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}\n--- screen ---\n${this.tmuxScreen()}\n${this.debugLogTail()}`);
+  }
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Where the test files of one `bun test` run pool their hook durations. */
+export function latencyLogPath(): string {
+  return join(tmpdir(), `rehydrate-e2e-latency-${process.pid}.jsonl`);
+}
+
+/** A fresh nonce so two prompts of one session never carry the same script text. */
+export function nonce(): string {
+  return Math.random().toString(36).slice(2, 10);
+}
+
+/** A prompt carrying a mock script (see mock_api.ts). */
+export function scripted(text: string, steps: unknown[]): string {
+  return `${text} [${nonce()}] <mock>${JSON.stringify(steps)}</mock>`;
+}

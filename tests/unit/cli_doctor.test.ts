@@ -1,0 +1,188 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cliDoctor, type DoctorCheck } from "../../lib/cli_doctor.ts";
+import { cliInstall } from "../../lib/cli_install.ts";
+import { VERSION } from "../../lib/version.ts";
+import { sanitizeProjectPath } from "../../lib/_doctor_files.ts";
+
+const FIX = join(import.meta.dirname!, "..", "fixtures");
+const POSIX = process.platform !== "win32";
+
+interface Report {
+  checks: DoctorCheck[];
+  latency: { hook: string; medianMs: number; floorMs: number; runs: number; problem: string | null }[];
+  summary: { pass: number; warn: number; fail: number };
+  workflows: string[];
+}
+
+/** A temporary home and orchestration project, with a stand-in rehydrate binary that prints the version. */
+function setup(): { home: string; project: string; binary: string; state: string; env: Record<string, string> } {
+  const root = mkdtempSync(join(tmpdir(), "rehydrate-doctor-test-"));
+  const home = join(root, "home");
+  const project = join(root, "project");
+  const state = join(root, "state");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(join(project, "projects", "PROJ-001"), { recursive: true });
+  writeFileSync(join(project, "projects", "PROJ-001", "ORCHESTRATION.yaml"), "workflow:\n  id: w\n");
+  mkdirSync(join(root, "bin"));
+  const binary = join(root, "bin", "rehydrate");
+  writeFileSync(binary, `#!/bin/sh\nif [ "$1" = --version ]; then echo ${VERSION}; else cat >/dev/null; fi\n`);
+  chmodSync(binary, 0o755);
+  return { home, project, binary, state, env: { HOME: home, PATH: process.env.PATH ?? "", REHYDRATE_STATE_DIR: state } };
+}
+
+function doctor(args: string[], s: ReturnType<typeof setup>, extra: { runs?: number } = {}): { code: number; report: Report; err: string } {
+  let out = "";
+  let err = "";
+  const code = cliDoctor(["--json", ...args], { out: (t) => void (out += t), err: (t) => void (err += t) }, {
+    cwd: s.project,
+    homeDir: s.home,
+    env: s.env,
+    ...extra,
+  });
+  return { code, report: JSON.parse(out), err };
+}
+
+function install(s: ReturnType<typeof setup>, args: string[] = []): void {
+  const code = cliInstall(["--command", s.binary, ...args], { out() {}, err() {} }, { cwd: s.project, homeDir: s.home, env: s.env });
+  assert.equal(code, 0);
+}
+
+function lines(report: Report, area: string, status?: string): string[] {
+  return report.checks.filter((c) => c.area === area && (status === undefined || c.status === status)).map((c) => c.message);
+}
+
+describe("cliDoctor()", { skip: !POSIX }, () => {
+  test("cliDoctor() fails when rehydrate is not registered anywhere, and says to run install", () => {
+    const s = setup();
+    const r = doctor(["--no-latency"], s);
+    assert.equal(r.code, 1);
+    assert.match(lines(r.report, "settings", "fail")[0], /not registered .*run rehydrate install/);
+  });
+
+  test("cliDoctor() passes a fresh install: settings, binary version, config defaults, files, state", () => {
+    const s = setup();
+    install(s);
+    mkdirSync(s.state, { mode: 0o700 });
+    const r = doctor(["--no-latency"], s);
+    assert.equal(r.code, 0, JSON.stringify(r.report.checks));
+    assert.deepEqual(r.report.workflows, ["orchestration"]);
+    assert.equal(lines(r.report, "binary", "pass")[0], `${s.binary} ${VERSION}`);
+    assert.match(lines(r.report, "settings", "pass")[0], /PreCompact:pre-compact, SessionStart:session-start, UserPromptSubmit:user-prompt-submit, PostCompact:post-compact, PostToolUse:post-tool-use$/);
+    assert.match(lines(r.report, "state", "pass")[0], /\(0700, 0 files/);
+    assert.equal(r.report.latency.length, 0);
+  });
+
+  test("cliDoctor() fails on settings that point at a binary that is gone", () => {
+    const s = setup();
+    install(s);
+    const file = join(s.project, ".claude", "settings.json");
+    writeFileSync(file, readFileSync(file, "utf8").replaceAll(s.binary, s.binary + "-gone/rehydrate"));
+    const r = doctor(["--no-latency"], s);
+    assert.equal(r.code, 1);
+    assert.match(lines(r.report, "binary", "fail")[0], /-gone\/rehydrate \(from ".*pre-compact"\) does not exist; run rehydrate install/);
+  });
+
+  test("cliDoctor() warns about hooks the workflows need but are not registered, and about a registration in both scopes", () => {
+    const s = setup();
+    install(s, ["--workflows", "none"]);
+    cliInstall(["--user", "--command", s.binary, "--workflows", "none"], { out() {}, err() {} }, { cwd: s.project, homeDir: s.home, env: s.env });
+    const r = doctor(["--no-latency"], s);
+    const warns = lines(r.report, "settings", "warn");
+    assert.ok(warns.some((w) => /both project and user settings: they run twice/.test(w)), warns.join("\n"));
+    assert.ok(warns.some((w) => /needed by orchestration: PostCompact:post-compact, PostToolUse:post-tool-use/.test(w)), warns.join("\n"));
+  });
+
+  test("cliDoctor() reports unknown config keys and wrong types with their JSON path", () => {
+    const s = setup();
+    install(s);
+    writeFileSync(join(s.project, ".claude", "rehydrate.json"), JSON.stringify({ budget: { maxChars: "lots" }, colour: "blue" }));
+    const r = doctor(["--no-latency"], s);
+    const warns = lines(r.report, "config", "warn");
+    assert.ok(warns.some((w) => w.includes("rehydrate.json#/budget/maxChars: ")), warns.join("\n"));
+    assert.ok(warns.some((w) => w.includes("rehydrate.json#/colour: ")), warns.join("\n"));
+    writeFileSync(join(s.project, ".claude", "rehydrate.json"), "{ nope");
+    const bad = doctor(["--no-latency"], s);
+    assert.equal(bad.code, 1);
+    assert.equal(lines(bad.report, "config", "fail").length, 1);
+  });
+
+  test("cliDoctor() validates checkpoints: a valid one passes, an invalid one fails with its file and line", () => {
+    const s = setup();
+    install(s);
+    const dir = join(s.project, ".jerry", "checkpoints");
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(FIX, "schemas", "valid", "checkpoint.v1", "design-note-003.json"), join(dir, "cx-001-checkpoint.json"));
+    assert.match(lines(doctor(["--no-latency"], s).report, "files", "pass")[0], /^1 manifests, checkpoints and state files valid/);
+    copyFileSync(join(FIX, "schemas", "invalid", "checkpoint.v1", "bad-id-trigger-ack.json"), join(dir, "cx-002-checkpoint.json"));
+    const r = doctor(["--no-latency"], s);
+    assert.equal(r.code, 1);
+    const fails = lines(r.report, "files", "fail");
+    assert.ok(fails.length >= 1);
+    for (const f of fails) assert.match(f, /cx-002-checkpoint\.json:\d+: /);
+  });
+
+  test("cliDoctor() fails a state directory others can read, and files in it with loose modes", () => {
+    const s = setup();
+    install(s);
+    mkdirSync(join(s.state, "markers"), { recursive: true });
+    chmodSync(s.state, 0o755);
+    chmodSync(join(s.state, "markers"), 0o700);
+    writeFileSync(join(s.state, "markers", "x.json"), "{}", { mode: 0o644 });
+    chmodSync(join(s.state, "markers", "x.json"), 0o644);
+    const r = doctor(["--no-latency"], s);
+    assert.equal(r.code, 1);
+    const fails = lines(r.report, "state", "fail");
+    assert.match(fails[0], /has mode 0755; run chmod 700 /);
+    assert.match(fails[1], /1 entries readable by others, e\.g\. .*x\.json \(0644\)/);
+  });
+
+  test("cliDoctor() finds the newest transcript of the project under its sanitised directory name", () => {
+    const s = setup();
+    install(s);
+    const dir = join(s.home, ".claude", "projects", sanitizeProjectPath(s.project));
+    mkdirSync(dir, { recursive: true });
+    const old = join(dir, "old.jsonl");
+    const fresh = join(dir, "new.jsonl");
+    writeFileSync(fresh, "{}\n");
+    writeFileSync(old, "{}\n");
+    utimesSync(old, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const r = doctor(["--no-latency"], s);
+    assert.match(lines(r.report, "transcript", "pass")[0], /new\.jsonl readable/);
+    assert.equal(sanitizeProjectPath("/home/a b/proj.x"), "-home-a-b-proj-x");
+  });
+
+  test("cliDoctor() times each installed hook against the binary's floor and reports medians", () => {
+    const s = setup();
+    install(s, ["--workflows", "dispatch"]);
+    const r = doctor([], s, { runs: 1 });
+    assert.deepEqual(r.report.latency.map((l) => l.hook), ["pre-compact", "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use", "stop"]);
+    for (const l of r.report.latency) {
+      assert.ok(Number.isFinite(l.medianMs) && l.medianMs > 0);
+      assert.ok(Number.isFinite(l.floorMs) && l.floorMs > 0);
+      assert.equal(l.runs, 1);
+      assert.equal(l.problem, null);
+    }
+    assert.equal(lines(r.report, "latency").length, 6);
+    assert.match(lines(r.report, "latency")[0], /^pre-compact: [\d.]+ ms median \(floor [\d.]+ ms, [\d.]+x, 1 runs\)$/);
+  });
+
+  test("cliDoctor() prints a readable list and answers --help, and a bad option is one line with exit 2", () => {
+    const s = setup();
+    install(s);
+    let out = "";
+    const code = cliDoctor(["--no-latency"], { out: (t) => void (out += t), err() {} }, { cwd: s.project, homeDir: s.home, env: s.env });
+    assert.equal(code, 0);
+    assert.match(out, /^pass {2}settings {4}/m);
+    assert.match(out, /^\d+ passed, \d+ warnings, 0 failed$/m);
+    let help = "";
+    assert.equal(cliDoctor(["--help"], { out: (t) => void (help += t), err() {} }), 0);
+    assert.match(help, /Examples:\n {2}rehydrate doctor/);
+    let err = "";
+    assert.equal(cliDoctor(["--bogus"], { out() {}, err: (t) => void (err += t) }), 2);
+    assert.equal(err.split("\n").filter(Boolean).length, 1);
+  });
+});

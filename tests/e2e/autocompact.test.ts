@@ -5,6 +5,7 @@
 // 10,000 characters of hook text, and the compaction request PreCompact's instructions.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2e, firstAfterCompaction, type LoggedRequest, ourElements, requestText, ROOT, scripted } from "./harness.ts";
 import { writeLatencyReport } from "./latency.ts";
@@ -63,6 +64,7 @@ describe("auto-compaction under the real Claude Code client", () => {
     assert.equal(errors.length, 1, e.explain("one 400 prompt-too-long answer", run.requests[0] ?? null));
     const compaction = run.requests.find((r) => r.kind === "compact-summary");
     checkCompactContext(e, compaction, firstAfterCompaction(run.requests), "reactive");
+    assert.match(readFileSync(e.transcriptPath(ws, sessionId), "utf8"), /"compact_boundary"[^\n]*"trigger":"auto"/, "an auto compaction");
     assert.equal(run.result.is_error, false, JSON.stringify(run.result));
   });
 
@@ -77,5 +79,7 @@ describe("auto-compaction under the real Claude Code client", () => {
     const run = await e.claude(ws, scripted("Now wire in pricing.json.", [{ text: "Wiring pricing.json in." }]), { resume: sessionId, env });
     const compaction = run.requests.find((r) => r.kind === "compact-summary");
     checkCompactContext(e, compaction, firstAfterCompaction(run.requests), "threshold");
+    assert.ok(!run.requests.some((r) => r.kind === "error"), "no error: the threshold, not the API, triggered it");
+    assert.match(readFileSync(e.transcriptPath(ws, sessionId), "utf8"), /"compact_boundary"[^\n]*"trigger":"auto"/, "an auto compaction");
   });
 });

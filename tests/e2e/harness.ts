@@ -375,8 +375,9 @@ export class E2e {
     return out;
   }
 
-  /** Adds this file's hook durations to the run's shared latency log (see latency.ts). */
+  /** With REHYDRATE_E2E_LATENCY=1, adds this file's hook durations to the run's pooled log (latency.ts). */
   recordLatency(): void {
+    if (process.env.REHYDRATE_E2E_LATENCY !== "1") return;
     const rows = this.hookDurations();
     if (rows.length > 0) appendFileSync(latencyLogPath(), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
   }

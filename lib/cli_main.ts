@@ -31,6 +31,10 @@ export type CliVerb = (args: string[], io: CliIo) => number | Promise<number>;
 
 // Verbs are imported on demand so a hook run through the multicall binary does not pay for them.
 const VERBS: Record<string, { summary: string; load: () => Promise<CliVerb> }> = {
+  install: { summary: "register the hooks in Claude Code's settings", load: async () => (await import("./cli_install.ts")).cliInstall },
+  uninstall: { summary: "remove the hooks install added", load: async () => (await import("./cli_uninstall.ts")).cliUninstall },
+  doctor: { summary: "check the installation, config, state and hook latency", load: async () => (await import("./cli_doctor.ts")).cliDoctor },
+  status: { summary: "what rehydrate knows about this project right now", load: async () => (await import("./cli_status.ts")).cliStatus },
   detect: { summary: "show what PreCompact would save from a transcript", load: async () => (await import("./cli_detect.ts")).cliDetect },
   validate: { summary: "validate manifests, state files, checkpoints and configs", load: async () => (await import("./cli_validate.ts")).cliValidate },
   migrate: { summary: "convert legacy _resume.md manifests to resume-context.md", load: async () => (await import("./cli_migrate.ts")).cliMigrate },

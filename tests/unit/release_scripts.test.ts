@@ -184,3 +184,32 @@ describe("check-release.sh", () => {
     });
   });
 });
+
+describe("verify-release.sh", () => {
+  const VERIFY = join(ROOT, "scripts", "verify-release.sh");
+
+  function release(dir: string, body: string, sum = body): void {
+    writeFileSync(join(dir, "rehydrate-1.2.3-linux-x64"), body);
+    const hash = spawnSync("sh", ["-c", "sha256sum 2>/dev/null || shasum -a 256"], { input: sum, encoding: "utf8" }).stdout.split(" ")[0];
+    writeFileSync(join(dir, "SHA256SUMS"), `${"0".repeat(64)}  rehydrate-1.2.3-darwin-x64\n${hash}  rehydrate-1.2.3-linux-x64\n`);
+  }
+
+  test("passes a binary that matches SHA256SUMS and prints the version, and names what is wrong otherwise", { skip: SKIP_POSIX }, () => {
+    const dir = mkdtempSync(join(tmpdir(), "rehydrate-verify-"));
+    try {
+      const run = () => spawnSync("sh", [VERIFY, dir, "linux-x64", "--version", "1.2.3"], { encoding: "utf8" });
+      release(dir, "#!/bin/sh\necho 1.2.3\n");
+      const ok = run();
+      assert.equal(ok.status, 0, ok.stderr);
+      assert.match(ok.stdout, /checksum ok, --version 1\.2\.3/);
+      release(dir, "#!/bin/sh\necho 1.2.3\n", "something else");
+      assert.match(run().stderr, /^verify-release: checksum mismatch for rehydrate-1\.2\.3-linux-x64/);
+      release(dir, "#!/bin/sh\necho 1.2.4\n");
+      assert.match(run().stderr, /--version printed "1\.2\.4", expected 1\.2\.3/);
+      rmSync(join(dir, "rehydrate-1.2.3-linux-x64"));
+      assert.match(run().stderr, /rehydrate-1\.2\.3-linux-x64 is missing/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -12,7 +12,8 @@ import { join } from "node:path";
 export const ROOT: string = join(import.meta.dirname!, "..", "..");
 export const DIST: string = join(ROOT, "dist");
 export const CLAUDE: string = join(ROOT, "node_modules", ".bin", "claude");
-export const REHYDRATE: string = join(DIST, "rehydrate");
+/** The multicall binary under test (REHYDRATE_E2E_BIN overrides dist/rehydrate). */
+export const REHYDRATE: string = process.env.REHYDRATE_E2E_BIN || join(DIST, "rehydrate");
 export const RESULTS: string = join(import.meta.dirname!, "results");
 const MOCK: string = join(import.meta.dirname!, "mock_api.ts");
 const API_KEY = "sk-ant-api03-e2e-dummy-key-0000000000000000";
@@ -20,6 +21,13 @@ const API_KEY = "sk-ant-api03-e2e-dummy-key-0000000000000000";
 export const NODE_HOOK = `node -e "process.stdin.resume();process.stdin.on('end',()=>{})"`;
 /** The same, printing one character: Claude Code only records SessionStart hooks that print. */
 export const NODE_HOOK_PRINTING = `node -e "process.stdin.resume();process.stdin.on('end',()=>process.stdout.write('.'))"`;
+
+const OUR_COMMAND = /rehydrate["']?\s+(?:pre-compact|post-compact|session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop)\s*$/;
+
+/** True when a hook command is ours (`"<path>/rehydrate" <hook>`, however the installer spells the path). */
+export function isOurCommand(command: string): boolean {
+  return OUR_COMMAND.test(command);
+}
 
 /** One request the mock received (a line of its log). */
 export interface LoggedRequest {

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { E2e, isTurnRequest, type LoggedRequest, nonce, requestText, ROOT, tmuxAvailable } from "./harness.ts";
+import { E2e, isOurCommand, isTurnRequest, type LoggedRequest, nonce, requestText, ROOT, tmuxAvailable } from "./harness.ts";
 import { latencyTable, pooledDurations, writeLatencyReport } from "./latency.ts";
 
 const TMUX = tmuxAvailable();
@@ -65,7 +65,7 @@ describe("interactive mode under the real Claude Code client (tmux)", { skip: TM
 
   test("Claude Code records our hooks' durations beside the trivial Node hook's", () => {
     const mine = e.hookDurations();
-    const ours = mine.filter((r) => r.command.includes("dist/rehydrate"));
+    const ours = mine.filter((r) => isOurCommand(r.command));
     const node = mine.filter((r) => r.command.startsWith("node -e"));
     for (const hook of ["SessionStart:startup", "SessionStart:compact", "SessionStart:clear", "Stop"]) {
       assert.ok(ours.some((r) => r.hook === hook), `no duration for our ${hook}: ${JSON.stringify(mine)}`);

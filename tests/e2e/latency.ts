@@ -4,7 +4,7 @@
 // REHYDRATE_E2E_LATENCY=1 (every file calls it when it ends, so the last one writes the whole run).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type HookDuration, latencyLogPath, NODE_HOOK, NODE_HOOK_PRINTING, RESULTS } from "./harness.ts";
+import { type HookDuration, isOurCommand, latencyLogPath, NODE_HOOK, NODE_HOOK_PRINTING, RESULTS } from "./harness.ts";
 
 /** The median of `values` (the mean of the middle two for an even count). */
 export function median(values: number[]): number {
@@ -21,7 +21,7 @@ export function pooledDurations(): HookDuration[] {
 }
 
 function who(command: string): "rehydrate" | "node" | null {
-  if (command.includes("dist/rehydrate")) return "rehydrate";
+  if (isOurCommand(command)) return "rehydrate";
   if (command === NODE_HOOK || command === NODE_HOOK_PRINTING) return "node";
   return null;
 }

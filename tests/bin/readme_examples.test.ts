@@ -46,7 +46,9 @@ function sandbox(sample: string): { project: string; transcript: string; env: Re
     const usage = { input_tokens: 8, cache_creation_input_tokens: 1_992, cache_read_input_tokens: 169_000, output_tokens: 300 };
     writeFileSync(transcript, JSON.stringify({ type: "assistant", isSidechain: false, uuid: "a1", message: { id: "msg_1", model: "claude-opus-4-8", role: "assistant", content: [], usage } }) + "\n");
   }
-  return { project, transcript, env: { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project, REHYDRATE_STATE_DIR: join(tmp, "state") } };
+  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project, REHYDRATE_STATE_DIR: join(tmp, "state") };
+  if (sample === "worker") env.REHYDRATE_DISPATCH_FILE = join(project, "dispatch-task-42.md");
+  return { project, transcript, env };
 }
 
 function normalise(out: string, box: { project: string; transcript: string }): string {

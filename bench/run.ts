@@ -93,7 +93,8 @@ function which(name: string): string | null {
 
 /** Builds the hook binaries (normal and --bytecode) and the floor into the cache, keyed by the sources. */
 function buildBinaries(bytecode: boolean): { dir: string; bytecodeDir: string | null; key: string } {
-  const sources = [...filesIn(join(ROOT, "hooks"), ".ts"), ...filesIn(join(ROOT, "lib"), ".ts"), join(ROOT, "build.ts"), join(BENCH, "floor.ts"), join(ROOT, "package.json")];
+  const sources = [...filesIn(join(ROOT, "hooks"), ".ts"), ...filesIn(join(ROOT, "lib"), ".ts"),
+    ...(existsSync(join(ROOT, "schemas")) ? filesIn(join(ROOT, "schemas"), ".json") : []), join(ROOT, "build.ts"), join(BENCH, "floor.ts"), join(ROOT, "package.json")];
   const key = sha([Bun.version, COMPILE_FLAGS.join(" "), ...sources.flatMap((f) => [f, readFileSync(f)])]);
   const build = (variant: string, bytecode: boolean): string => {
     const base = join(CACHE, variant);
@@ -107,6 +108,10 @@ function buildBinaries(bytecode: boolean): { dir: string; bytecodeDir: string | 
       if (r.exitCode !== 0) throw new Error(`build.ts failed:\n${r.stderr.toString()}${r.stdout.toString()}`);
       const f = run([process.execPath, "build", ...COMPILE_FLAGS, join(BENCH, "floor.ts"), "--outfile", join(dir, "floor")]);
       if (f.exitCode !== 0) throw new Error(`floor build failed:\n${f.stderr.toString()}`);
+      // The source columns run this copy, so they measure the same code as the binaries even when
+      // someone edits lib/ while the bench runs.
+      for (const d of ["hooks", "lib", "schemas"]) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(dir, "src", d), { recursive: true });
+      cpSync(join(ROOT, "package.json"), join(dir, "src", "package.json"));
     } else {
       // --bytecode needs CommonJS output, which has no top-level await, so `bun build.ts --bytecode`
       // refuses the entries' `await runHook(...)`. Build each hook from a copy that starts the same
@@ -395,8 +400,8 @@ function main(): void {
       ];
       if (bins.bytecodeDir) commands.push({ id: "bytecode", argv: [join(bins.bytecodeDir, hook.binary)], ...std });
       if (!values["no-source"]) {
-        commands.push({ id: "bun", argv: [process.execPath, join(ROOT, "hooks", `${hook.binary}.ts`)], ...std });
-        if (deno) commands.push({ id: "deno", argv: [deno, "run", "-A", join(ROOT, "hooks", `${hook.binary}.ts`)], ...std });
+        commands.push({ id: "bun", argv: [process.execPath, join(bins.dir, "src", "hooks", `${hook.binary}.ts`)], ...std });
+        if (deno) commands.push({ id: "deno", argv: [deno, "run", "-A", join(bins.dir, "src", "hooks", `${hook.binary}.ts`)], ...std });
       }
       if (hook.peer) {
         if (node) commands.push({ id: "node", argv: [node, join(BENCH, "peers", `${hook.peer}.mjs`)], ...peerCap(input.mb) });

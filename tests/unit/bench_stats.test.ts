@@ -111,7 +111,7 @@ describe("bench report", () => {
       { hook: "stop", input: "500mb", commands: { floor: cmd(10), rehydrate: cmd(14, 40_000), node: cmd(9000), python: cmd(9000) } },
     ]);
     const t = evaluateTargets(r);
-    // 14 ms is 1.4x the floor, 1.17x the 1 MB time, RSS 1.33x; Node 8.3x and Python 12.5x at 1 MB.
+    // 14 ms is 1.4x the floor and 1.17x the 1 MB ratio, RSS 1.33x; Node 8.3x and Python 12.5x at 1 MB.
     assert.deepEqual(t.map((x) => x.pass), [false, false, false, false, false]);
     assert.match(t[0].detail, /stop@500mb 1\.40x/);
   });

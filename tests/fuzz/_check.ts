@@ -1,0 +1,111 @@
+// The properties every hook run must have, whatever its input: checked on the in-process
+// outcome and on a spawned binary's exit status and output alike.
+import { SaxesParser } from "saxes";
+import type { HookEventName } from "../../lib/hook_types.ts";
+import { CANARY } from "./_world.ts";
+
+const STACK = /^\s+at \S.*(:\d+:\d+\)?|\(native\))$|\b(TypeError|RangeError|ReferenceError|SyntaxError|InternalError): |\bnode:internal|\bbun:/m;
+const CONTEXT_EVENTS = new Set<HookEventName>(["SessionStart", "UserPromptSubmit", "PostToolUse"]);
+
+/** Returns the violated properties (empty when the run is fine). */
+export function checkOutput(event: HookEventName, status: number | null, stdout: string, stderr = ""): string[] {
+  const bad: string[] = [];
+  if (status !== 0) bad.push(`exit status ${status}`);
+  if (STACK.test(stdout)) bad.push("stack trace on stdout");
+  if (STACK.test(stderr)) bad.push("stack trace on stderr");
+  if (stdout.includes(CANARY) || stderr.includes(CANARY)) bad.push("content of a file outside the workspace in the output");
+  if (stdout === "") return bad;
+  if (event === "PreCompact") {
+    if (/^\s*[{[]/.test(stdout)) bad.push("PreCompact printed JSON");
+    return bad;
+  }
+  let reply: unknown;
+  try {
+    reply = JSON.parse(stdout);
+  } catch {
+    bad.push("stdout is not one JSON value");
+    return bad;
+  }
+  if (reply === null || typeof reply !== "object" || Array.isArray(reply)) {
+    bad.push("stdout is not a JSON object");
+    return bad;
+  }
+  bad.push(...checkReply(event, reply as Record<string, unknown>));
+  return bad;
+}
+
+function checkReply(event: HookEventName, r: Record<string, unknown>): string[] {
+  const keys = Object.keys(r).sort().join(",");
+  const specific = r.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (CONTEXT_EVENTS.has(event)) {
+    if (keys !== "hookSpecificOutput" || !specific || Object.keys(specific).sort().join(",") !== "additionalContext,hookEventName") return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
+    if (specific.hookEventName !== event) return ["hookEventName of another event"];
+    if (typeof specific.additionalContext !== "string" || specific.additionalContext === "") return ["additionalContext is not a non-empty string"];
+    return checkContext(specific.additionalContext);
+  }
+  if (event === "PreToolUse") {
+    if (keys !== "hookSpecificOutput" || !specific || specific.hookEventName !== "PreToolUse") return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
+    if (!["allow", "deny", "ask"].includes(String(specific.permissionDecision))) return ["permissionDecision is not allow, deny or ask"];
+    if (typeof specific.permissionDecisionReason !== "string") return ["permissionDecisionReason is not a string"];
+    return [];
+  }
+  if (event === "Stop") {
+    if (keys !== "decision,reason" || r.decision !== "block" || typeof r.reason !== "string" || r.reason === "") return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
+    return [];
+  }
+  return [`${event} printed JSON (it never replies)`];
+}
+
+/** Elements we build at the top of an additionalContext; a file or transcript must never add one. */
+const OURS = ["nexus-context", "compaction-alert"] as const;
+
+/**
+ * The injected context: at most one of each of our elements, each well-formed XML. The parts
+ * around them (the dispatch pointer, the orchestration resume prompt) are plain text; an opening
+ * or closing tag of ours in them is a fake element.
+ */
+export function checkContext(text: string): string[] {
+  const bad: string[] = [];
+  for (const name of OURS) {
+    const opens = count(text, `<${name}`);
+    const closes = count(text, `</${name}>`);
+    if (opens > 1 || closes > 1) bad.push(`${opens} <${name}> and ${closes} </${name}> in the context`);
+    if (opens !== closes) {
+      bad.push(`<${name}> opened ${opens} times and closed ${closes} times`);
+      continue;
+    }
+    if (opens === 0) continue;
+    const from = text.indexOf(`<${name}`);
+    const to = text.lastIndexOf(`</${name}>`) + name.length + 3;
+    bad.push(...parseXml(text.slice(from, to)));
+  }
+  return bad;
+}
+
+function count(text: string, needle: string): number {
+  let n = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) n++;
+  return n;
+}
+
+function parseXml(xml: string): string[] {
+  const bad: string[] = [];
+  const parser = new SaxesParser();
+  let depth = 0;
+  parser.on("error", (e) => {
+    if (bad.length === 0) bad.push(`injected XML does not parse: ${e.message.slice(0, 120)}`);
+  });
+  parser.on("opentag", (tag) => {
+    if (depth > 1 && (OURS as readonly string[]).includes(tag.name)) bad.push(`nested <${tag.name}>`);
+    depth++;
+  });
+  parser.on("closetag", () => {
+    depth--;
+  });
+  try {
+    parser.write(`<root>${xml}</root>`).close();
+  } catch (e) {
+    if (bad.length === 0) bad.push(`injected XML does not parse: ${(e as Error).message.slice(0, 120)}`);
+  }
+  return bad;
+}

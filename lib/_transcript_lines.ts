@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { Buffer } from "node:buffer";
 import type { TranscriptRow } from "./transcript_row.ts";
 
@@ -9,6 +9,8 @@ export interface ReverseLinesStats {
 }
 
 const NEWLINE = 0x0a;
+// A FIFO at the transcript path must not block the open; fstat then refuses it.
+const O_NONBLOCK = (constants as Record<string, number>).O_NONBLOCK ?? 0;
 const CARRIAGE_RETURN = 0x0d;
 
 /**
@@ -27,7 +29,7 @@ export function* reverseLines(
   if (typeof path !== "string" || path === "") return;
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, constants.O_RDONLY | O_NONBLOCK);
   } catch {
     return;
   }

@@ -1,12 +1,16 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { expandHome, expandHomeKeys, mergeLayer } from "./_config_merge.ts";
 import { CONFIG_SCHEMA, HOME_EXPANDED_KEYS } from "./_config_schema.ts";
 import { defaultConfig } from "./default_config.ts";
+import { readCappedFile } from "./_read_capped_file.ts";
 
 /** A switch that may also be left to rehydrate: `"auto"` decides from what is on disk. */
 export type TriState = "auto" | boolean;
+
+/** Largest config file read, in bytes. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * The merged configuration. Mirrors `schemas/config.v1.json`; see the
@@ -175,18 +179,17 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   function applyFile(file: string, required: boolean): void {
     // Most users have no config file; a failed read costs an exception, a check does not.
     if (!required && !existsSync(file)) return;
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code === "ENOENT" || code === "ENOTDIR") {
+    // A link to /dev/zero or a FIFO in a cloned repository must not hang every hook.
+    const read = readCappedFile(file, MAX_CONFIG_BYTES);
+    if (!read.ok) {
+      if (read.problem === "missing") {
         if (required) issues.push({ code: "not_found", file, path: "", message: "Cannot find the config file" });
       } else {
-        issues.push({ code: "unreadable", file, path: "", message: `Cannot read the config file: ${code ?? err}` });
+        issues.push({ code: "unreadable", file, path: "", message: `Cannot read the config file: ${read.code ?? read.problem}` });
       }
       return;
     }
+    const text = read.text;
     let value: unknown;
     try {
       value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -1,7 +1,7 @@
-import { readFileSync, statSync } from "node:fs";
 import { parseYaml } from "./parse_yaml.ts";
 import { redactValue } from "./redact_value.ts";
 import { clip, oneLine } from "./_orch_format.ts";
+import { readCappedFile } from "./_read_capped_file.ts";
 
 /** One decision carried forward (`resumption.decisions[]`). */
 export interface ResumptionDecision {
@@ -130,13 +130,10 @@ export function readOrchestrationResumption(
   let text = options.text;
   if (text === undefined) {
     const maxBytes = options.maxBytes ?? 1024 * 1024;
-    try {
-      if (statSync(path).size > maxBytes) return fail(state, "too_large");
-      text = readFileSync(path, "utf8");
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      return fail(state, code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable");
-    }
+    // Never blocks on a FIFO nor reads a link to /dev/zero forever.
+    const read = readCappedFile(path, maxBytes);
+    if (!read.ok) return fail(state, read.problem === "too_large" ? "too_large" : read.problem === "missing" ? "missing" : "unreadable");
+    text = read.text;
   }
   const parsed = parseYaml(text, { maxSize: options.maxBytes ?? 1024 * 1024 });
   if (parsed.errors.length > 0) {

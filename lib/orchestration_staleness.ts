@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { HookContext } from "./handle_hook.ts";
 import type { PostToolUseInput } from "./hook_types.ts";
@@ -10,6 +9,7 @@ import { clip } from "./_orch_format.ts";
 import { ORCHESTRATION_FILE } from "./_orch_paths.ts";
 import { orchRuntime } from "./_orch_runtime.ts";
 import { checkStaleness } from "./_orch_stale.ts";
+import { readCappedFile } from "./_read_capped_file.ts";
 
 const WRITERS = new Set(["Write", "Edit", "MultiEdit"]);
 const MAX_BYTES = 1024 * 1024;
@@ -45,10 +45,8 @@ export function orchestrationPostToolUse(ctx: HookContext): string | null {
   const run = rt.layout.runs.find((r) => resolve(r.path) === absolute);
   if (run === undefined) return null;
 
-  let text: string | null = null;
-  try {
-    if (statSync(run.path).size <= MAX_BYTES) text = readFileSync(run.path, "utf8");
-  } catch { /* reported by the reader below */ }
+  const read = readCappedFile(run.path, MAX_BYTES);
+  const text: string | null = read.ok ? read.text : null;
   const state = readOrchestrationResumption(run.path, text === null ? { maxBytes: MAX_BYTES } : { text, maxBytes: MAX_BYTES });
   const before = previousText(input.tool_name, toolInput, record(input.tool_response), text);
   const previous = before === null ? null : readOrchestrationResumption(run.path, { text: before });

@@ -1,4 +1,6 @@
 import type { HookContext } from "./handle_hook.ts";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, relative } from "node:path";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { findOrchestrationLayout, type OrchestrationLayout } from "./orchestration_layout.ts";
 import { type OrchPaths, orchPaths, type OrchSettings } from "./_orch_paths.ts";
@@ -22,11 +24,40 @@ export function orchRuntime(ctx: HookContext, options: { transcript?: boolean } 
     transcriptPath: options.transcript === false ? undefined : ctx.input.transcript_path || undefined,
   });
   if (layout === null) return null;
-  return { settings, paths: orchPaths(ctx.projectDir, settings), layout };
+  const paths = orchPaths(ctx.projectDir, settings);
+  if (!stateDirInside(paths)) {
+    ctx.log(`orchestration: state directory ${paths.stateDir} is outside the project; ignored`);
+    return null;
+  }
+  return { settings, paths, layout };
 }
 
 /** Creates `.jerry/` and `.jerry/checkpoints/` owner-only (refusing links and foreign owners). */
 export function ensureOrchDirs(paths: OrchPaths, options: { checkpoints?: boolean } = {}): void {
+  if (!stateDirInside(paths)) throw new Error(`Refusing orchestration state directory ${paths.stateDir}: it is outside the project`);
   ensurePrivateDir(paths.stateDir);
+  if (!stateDirInside(paths)) throw new Error(`Refusing orchestration state directory ${paths.stateDir}: it resolves outside the project`);
   if (options.checkpoints !== false) ensurePrivateDir(paths.checkpointsDir);
+}
+
+/**
+ * orchestration.stateDir comes from a config a cloned repository may ship: `..`, or a link on
+ * the way (the deepest existing ancestor is resolved), must not make the hooks create, chmod,
+ * read or rewrite anything outside the project.
+ */
+function stateDirInside(paths: OrchPaths): boolean {
+  try {
+    if (!within(paths.projectDir, paths.stateDir)) return false;
+    let existing = paths.stateDir;
+    while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+    return within(realpathSync(paths.projectDir), realpathSync(existing), existing !== paths.stateDir);
+  } catch {
+    return false;
+  }
+}
+
+function within(root: string, path: string, orSame = false): boolean {
+  const rel = relative(root, path);
+  if (rel === "") return orSame;
+  return !rel.startsWith("..") && !isAbsolute(rel);
 }

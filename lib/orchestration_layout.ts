@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { scanTranscript } from "./scan_transcript.ts";
 import { toolCalls } from "./tool_calls.ts";
 
@@ -64,7 +64,13 @@ export function findOrchestrationLayout(
   const projectsDir = (options.projectsDir ?? "projects").replace(/\\/g, "/").replace(/^\.\/|\/+$/g, "");
   const root = join(projectDir, projectsDir);
   let names: string[];
+  let realProject: string;
   try {
+    // A configured projectsDir or a link (a cloned repository may hold either) must not lead
+    // the hooks to read, and quote, files outside the project.
+    realProject = realpathSync(projectDir);
+    const realRoot = realpathSync(root);
+    if (realRoot !== realProject && !inside(realProject, realRoot)) return null;
     names = readdirSync(root);
   } catch {
     return null;
@@ -80,7 +86,11 @@ export function findOrchestrationLayout(
     }
     let mtimeMs = 0;
     try {
-      mtimeMs = statSync(path).mtimeMs;
+      if (!inside(realProject, realpathSync(path))) continue;
+      const st = statSync(path);
+      // A second hard link may live anywhere: such a file could be any file of the user's.
+      if (st.isFile() && st.nlink > 1) continue;
+      mtimeMs = st.mtimeMs;
     } catch { /* dangling link: still a run, with nothing to read */ }
     runs.push({ id: name, path, relPath: `${projectsDir}/${name}/${FILE}`, mtimeMs });
   }
@@ -111,4 +121,9 @@ function runOfRecentWork(
     if (++seen >= maxCalls) break;
   }
   return undefined;
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }

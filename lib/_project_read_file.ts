@@ -94,6 +94,8 @@ export function readInside(root: string, abs: string, options: ReadInsideOptions
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, problem: "not_regular" };
+    // A file with a second hard link may be any file of the user's, linked in from outside.
+    if (st.nlink > 1) return { ok: false, problem: "outside" };
     if (options.maxBytes !== undefined && st.size > options.maxBytes) return { ok: false, problem: "too_large" };
     const want = Math.min(st.size, options.headBytes ?? st.size);
     const buf = new Uint8Array(want);
@@ -131,6 +133,7 @@ export function checkInside(root: string, abs: string, options: { maxBytes?: num
   try {
     const st = statSync(real);
     if (!st.isFile()) return "not_regular";
+    if (st.nlink > 1) return "outside";
     if (options.maxBytes !== undefined && st.size > options.maxBytes) return "too_large";
     return null;
   } catch {

@@ -2,6 +2,7 @@ import type { HookContext } from "./handle_hook.ts";
 import { dispatchActiveFiles } from "./dispatch_active_files.ts";
 import { dispatchFile } from "./dispatch_file.ts";
 import { redact } from "./redact.ts";
+import { escapeXmlText } from "./escape_xml_text.ts";
 import { sessionRole } from "./session_role.ts";
 
 /** Options for {@linkcode dispatchSessionStart}. */
@@ -57,6 +58,14 @@ export function dispatchSessionStart(ctx: HookContext, options: DispatchSessionS
       for (const d of dispatches) text += `\n- ${d.path} (${d.title ? `${d.title}, ` : ""}status ${d.status})`;
     }
   }
-  if (text.length > maxChars) text = text.slice(0, maxChars - 1) + "…";
-  return redact(text);
+  // The text sits next to the <nexus-context> XML in one additionalContext: a dispatch file's
+  // title or progress line holding `</nexus-context>` or a fake element must stay data.
+  text = escapeXmlText(redact(text));
+  if (text.length > maxChars) {
+    let cut = maxChars - 1;
+    const amp = text.lastIndexOf("&", cut);
+    if (amp !== -1 && text.indexOf(";", amp) >= cut) cut = amp;
+    text = text.slice(0, cut) + "…";
+  }
+  return text;
 }

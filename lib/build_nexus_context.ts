@@ -117,7 +117,8 @@ const SECTION_BREAK = "\n";
  * text.startsWith('<nexus-context version="v4" mode="startup">'); // true
  * ```
  */
-export function buildNexusContext(input: NexusContextInput, options: BuildNexusContextOptions = {}): NexusContext {
+export function buildNexusContext(given: NexusContextInput, options: BuildNexusContextOptions = {}): NexusContext {
+  const input = redactFields(given);
   const maxChars = Math.min(CLAUDE_CODE_HOOK_TEXT_LIMIT, Math.max(0, options.maxChars ?? 9500));
   const fileMax = options.fileMaxChars ?? 3000;
   const sections: BudgetSection[] = [];
@@ -342,4 +343,17 @@ function clip(text: string, max: number, complete: boolean): { text: string; cut
     cut = true;
   }
   return { text: cut ? `${body}\n[… cut here: read the file for the rest]` : body, cut };
+}
+
+/**
+ * The texts taken from a project's files outside the quoted contents (the current task from the
+ * steps file, names and next actions from manifests) go through `redact` too: a token pasted
+ * into a task line must not reach the model's context.
+ */
+function redactFields(input: NexusContextInput): NexusContextInput {
+  const r = (s: string | null): string | null => (s === null ? null : redact(s));
+  const project = input.project ? { ...input.project, name: r(input.project.name), currentTask: r(input.project.currentTask), nextAction: r(input.project.nextAction) } : input.project;
+  const projects = input.projects?.map((p) => ({ ...p, name: redact(p.name), currentTask: r(p.currentTask) }));
+  const resumeStatus = input.resumeStatus?.detail ? { ...input.resumeStatus, detail: redact(input.resumeStatus.detail) } : input.resumeStatus;
+  return { ...input, project, projects, resumeStatus };
 }

@@ -2,4 +2,4 @@
 import { runHook } from "../lib/run_hook.ts";
 import { postCompactHook } from "../lib/post_compact_hook.ts";
 
-await runHook("PostCompact", postCompactHook);
+void runHook("PostCompact", postCompactHook);

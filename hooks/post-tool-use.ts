@@ -2,4 +2,4 @@
 import { runHook } from "../lib/run_hook.ts";
 import { postToolUseHook } from "../lib/post_tool_use_hook.ts";
 
-await runHook("PostToolUse", postToolUseHook);
+void runHook("PostToolUse", postToolUseHook);

@@ -2,4 +2,4 @@
 import { runHook } from "../lib/run_hook.ts";
 import { preCompactHook } from "../lib/pre_compact_hook.ts";
 
-await runHook("PreCompact", preCompactHook);
+void runHook("PreCompact", preCompactHook);

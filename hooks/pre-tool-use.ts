@@ -2,4 +2,4 @@
 import { runHook } from "../lib/run_hook.ts";
 import { preToolUseHook } from "../lib/pre_tool_use_hook.ts";
 
-await runHook("PreToolUse", preToolUseHook);
+void runHook("PreToolUse", preToolUseHook);

@@ -1,5 +1,7 @@
 // The multicall binary (dist/rehydrate): every hook and every CLI verb. Thin entry: see lib/cli_main.ts.
+// No top-level await: the entry must also compile to bytecode, whose output format is CommonJS.
 import { cliMain } from "../lib/cli_main.ts";
 
-const code = await cliMain(process.argv.slice(2));
-if (code !== undefined) process.exitCode = code;
+void cliMain(process.argv.slice(2)).then((code) => {
+  if (code !== undefined) process.exitCode = code;
+});

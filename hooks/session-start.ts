@@ -2,4 +2,4 @@
 import { runHook } from "../lib/run_hook.ts";
 import { sessionStartHook } from "../lib/session_start_hook.ts";
 
-await runHook("SessionStart", sessionStartHook);
+void runHook("SessionStart", sessionStartHook);

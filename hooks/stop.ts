@@ -2,4 +2,4 @@
 import { runHook } from "../lib/run_hook.ts";
 import { stopHook } from "../lib/stop_hook.ts";
 
-await runHook("Stop", stopHook);
+void runHook("Stop", stopHook);

@@ -2,4 +2,4 @@
 import { runHook } from "../lib/run_hook.ts";
 import { userPromptSubmitHook } from "../lib/user_prompt_submit_hook.ts";
 
-await runHook("UserPromptSubmit", userPromptSubmitHook);
+void runHook("UserPromptSubmit", userPromptSubmitHook);

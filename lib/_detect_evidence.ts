@@ -67,7 +67,7 @@ export interface CollectEvidenceOptions {
 }
 
 /** Older calls weigh less than 1/1000 of the newest ones with the default half-lives. */
-export const DEFAULT_MAX_CALLS = 400;
+export const DEFAULT_MAX_CALLS = 150;
 /** Texts are cut here: a pasted log does not need to be read whole. */
 export const MAX_TEXT_CHARS = 20_000;
 

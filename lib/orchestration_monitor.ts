@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import type { HookContext } from "./handle_hook.ts";
 import { contextFill, type ContextFill } from "./context_fill.ts";
 import { readPrivateFile } from "./read_private_file.ts";
@@ -11,7 +12,7 @@ import { ensureOrchDirs, orchRuntime } from "./_orch_runtime.ts";
 import { readSessionView, type SessionView } from "./_orch_session.ts";
 import { checkStaleness, type StaleReport } from "./_orch_stale.ts";
 import { compactionAlertFor } from "./_orch_alert_delivery.ts";
-import { writeStateFile } from "./_orch_write_state.ts";
+import { writeFileAtomic } from "./write_file_atomic.ts";
 
 /** The monitor's levels, lowest first. */
 export type MonitorLevel = "NOMINAL" | "WARNING" | "CRITICAL" | "COMPACTION";
@@ -29,6 +30,8 @@ export interface ContextMonitorState {
   resumption_status: "FRESH" | "STALE" | "UNKNOWN";
   reminders_sent: number;
   reminded_level: MonitorLevel | null;
+  /** What the resumption status was computed from (ORCHESTRATION.yaml mtime and size, newest checkpoint). */
+  resumption_key: string | null;
 }
 
 /** Most tokens of the `<context-monitor>` element (design note 003: under 200). */
@@ -88,15 +91,26 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
   for (const e of entries) {
     if (e.data !== null && e.data.orchestration_file === rt.layout.active.relPath) runNewest = { id: e.id, createdAt: e.data.created_at };
   }
-  const stale = checkStaleness(readOrchestrationResumption(rt.layout.active.path), { newestCheckpoint: runNewest });
-
   const previous = readPrivateFile(rt.paths.monitorStatePath, { maxBytes: 64 * 1024 });
-  let sent = 0;
-  if (previous.ok && level !== "NOMINAL") {
+  let prior: Partial<ContextMonitorState> | null = null;
+  if (previous.ok) {
     try {
-      const p = JSON.parse(previous.text) as Partial<ContextMonitorState>;
-      if (p.session_id === ctx.input.session_id && p.reminded_level === level && typeof p.reminders_sent === "number") sent = p.reminders_sent;
-    } catch { /* corrupt: counts start again */ }
+      prior = JSON.parse(previous.text) as Partial<ContextMonitorState>;
+    } catch { /* corrupt: computed afresh */ }
+  }
+  // Parsing ORCHESTRATION.yaml is most of this hook's cost; at NOMINAL, where only the state file
+  // records the status, it is reused while the file and the newest checkpoint are unchanged.
+  const st = statSync(rt.layout.active.path, { throwIfNoEntry: false });
+  const resumptionKey = st ? `${st.mtimeMs}:${st.size}:${runNewest?.id ?? ""}` : null;
+  const reuse = level === "NOMINAL" && resumptionKey !== null && prior?.resumption_key === resumptionKey &&
+    (prior.resumption_status === "FRESH" || prior.resumption_status === "STALE" || prior.resumption_status === "UNKNOWN");
+  const stale: StaleReport = reuse
+    ? { status: prior!.resumption_status!, reasons: [], fields: [] }
+    : checkStaleness(readOrchestrationResumption(rt.layout.active.path), { newestCheckpoint: runNewest });
+
+  let sent = 0;
+  if (prior && level !== "NOMINAL" && prior.session_id === ctx.input.session_id && prior.reminded_level === level && typeof prior.reminders_sent === "number") {
+    sent = prior.reminders_sent;
   }
   let monitor: string | null = null;
   if (level !== "NOMINAL") {
@@ -116,9 +130,11 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
     resumption_status: stale.status,
     reminders_sent: level === "NOMINAL" ? 0 : sent,
     reminded_level: level === "NOMINAL" ? null : level,
+    resumption_key: resumptionKey,
   };
   ensureOrchDirs(rt.paths, { checkpoints: false });
-  writeStateFile(rt.paths.monitorStatePath, JSON.stringify(redactValue(state), null, 2) + "\n");
+  // A cache rewritten on every prompt: atomic, but not worth an fsync each time.
+  writeFileAtomic(rt.paths.monitorStatePath, JSON.stringify(redactValue(state), null, 2) + "\n", { sync: false });
 
   const alert = compactionAlertFor(ctx, rt, entries, view, { event: "UserPromptSubmit", reminders: true });
   const parts = [monitor, alert].filter((x): x is string => x !== null);

@@ -55,6 +55,8 @@ export function updateSessionRecord(
   for (const [k, v] of Object.entries(patch)) if (v !== undefined) record[k] = v;
   if (record.source !== undefined && record.source !== null && !SOURCES.has(record.source)) delete record.source;
   record.updated_at = now;
-  writeFileAtomic(path, JSON.stringify(record, null, 2) + "\n");
+  // Rewritten on every SessionStart and alert delivery: atomic (never torn), not fsynced; a power
+  // cut can at worst lose the latest update of this bookkeeping record.
+  writeFileAtomic(path, JSON.stringify(record, null, 2) + "\n", { sync: false });
   return record;
 }

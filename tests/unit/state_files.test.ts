@@ -218,3 +218,15 @@ describe("debugLog()", () => {
     assert.match(readFileSync(join(d, "debug.log"), "utf8"), /after rotation/);
   });
 });
+
+describe("writeFileAtomic() without fsync", () => {
+  test("writeFileAtomic() with sync false still replaces the file whole and owner-only", () => {
+    const d = tmp();
+    const p = join(d, "cache.json");
+    writeFileAtomic(p, "old");
+    writeFileAtomic(p, "new", { sync: false, syncDir: true });
+    assert.equal(readFileSync(p, "utf8"), "new");
+    if (posix) assert.equal(statSync(p).mode & 0o777, 0o600);
+    assert.deepEqual(readdirSync(d), ["cache.json"]);
+  });
+});

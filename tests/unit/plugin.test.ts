@@ -150,11 +150,16 @@ function claudeCli(): string | null {
 
 describe("plugin/rehydrate-launcher", () => {
   function launch(args: string[], env: Record<string, string>, stdin = "{}") {
-    const base: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) {
-      if (v !== undefined && !k.startsWith("REHYDRATE_") && !k.startsWith("CLAUDE_") && k !== "XDG_CACHE_HOME" && k !== "HOME") base[k] = v;
+    // A minimal environment: copying process.env breaks under Deno when another test file has put
+    // a value there that Deno's spawnSync cannot pass on (the whole result comes back undefined).
+    const base: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    // Deno's node:child_process spawnSync now and then returns a result with every field
+    // undefined right after a test wrote the executable it runs; such a run never started, so
+    // it is retried (a real failure still shows as a status, stdout and stderr).
+    for (let attempt = 0; ; attempt++) {
+      const r = spawnSync("sh", [LAUNCHER, ...args], { input: stdin, encoding: "utf8", env: { ...base, ...env }, timeout: 20_000 });
+      if (r.status !== undefined || attempt >= 4) return r;
     }
-    return spawnSync("sh", [LAUNCHER, ...args], { input: stdin, encoding: "utf8", env: { ...base, ...env }, timeout: 20_000 });
   }
 
   function withTmp(fn: (tmp: string) => void): void {

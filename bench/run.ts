@@ -345,7 +345,7 @@ function main(): void {
   if (bins.bytecodeDir) {
     notes.push("--bytecode: `bun build --compile --bytecode` emits CommonJS, which has no top-level await, so the hook entries (`await runHook(...)`) do not build with it; the bytecode column is the same hooks built from copies that call `void runHook(...)`.");
   }
-  notes.push("Every run starts from the same sandbox state, restored (untimed) before each run: the moment right after a compaction, when our PreCompact and PostCompact and the Node peer's PreCompact have run once. So SessionStart finds a state to resume from on every run.");
+  notes.push("Every run starts from the same sandbox state, restored (untimed) before each run: the moment right after a compaction, when our PreCompact and PostCompact and the Node peer's PreCompact have run once. So SessionStart finds a state to resume from on every run. A case marked @steady also runs the hooks before it (untimed) after each restore: user-prompt-submit@steady is the usual prompt, after SessionStart(compact) delivered the context.");
   notes.push("Generated transcripts are at least the nominal size (the last turn is completed). The machine is shared: interleaved runs and medians cancel drift, p95 shows the noise.");
   const pristine = pristineWorkspace();
   const DENO_DIR = join(CACHE, "deno");
@@ -392,6 +392,14 @@ function main(): void {
 
     for (const hook of hooks) {
       const stdin = enc(hook.id);
+      // A case that starts later in the cycle runs its earlier hooks after every restore, untimed.
+      const restore = (): void => {
+        snap.restore();
+        for (const p of hook.prepare ?? []) {
+          const prior = HOOK_CASES.find((h) => h.id === p)!;
+          run([join(bins.dir, prior.binary)], { cwd: WS, env, stdin: enc(p) });
+        }
+      };
       const std = { maxRuns: runs, warmup };
       const commands: Command[] = [
         { id: "floor", argv: [join(bins.dir, "floor")], ...std },
@@ -408,12 +416,12 @@ function main(): void {
         if (python) commands.push({ id: "python", argv: [python, join(BENCH, "peers", `${hook.peer}.py`)], ...peerCap(input.mb) });
       }
       if (hook.peer && input.id === firstGenerated) {
-        const c = honesty(hook, commands, stdin, env, snap.restore, input.id);
+        const c = honesty(hook, commands, stdin, env, restore, input.id);
         for (const k of c) if (!k.ok) console.warn(`WARNING: ${hook.id} on ${input.id}: ${k.command} ${k.problems.join("; ")}`);
         checks.push(...c);
       }
       const t = performance.now();
-      const result = measureCase(commands, stdin, env, snap.restore, { runs, rssRuns, hasTime });
+      const result = measureCase(commands, stdin, env, restore, { runs, rssRuns, hasTime });
       const floor = result.floor.wall.median;
       const show = Object.entries(result).map(([id, r]) => `${id} ${r.wall.median.toFixed(1)}${id === "floor" ? "" : ` (${ratio(r.wall.median, floor)!.toFixed(2)}x)`}`).join(", ");
       console.log(`${hook.id.padEnd(22)} ${input.id.padEnd(10)} ${show}  [${((performance.now() - t) / 1000).toFixed(1)} s]`);

@@ -32,6 +32,8 @@ export interface ContextMonitorState {
   reminded_level: MonitorLevel | null;
   /** What the resumption status was computed from (ORCHESTRATION.yaml mtime and size, newest checkpoint). */
   resumption_key: string | null;
+  /** Why the section is STALE, kept with the key so an unchanged file is not parsed again. */
+  resumption_reasons: string[];
 }
 
 /** Most tokens of the `<context-monitor>` element (design note 003: under 200). */
@@ -98,14 +100,15 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
       prior = JSON.parse(previous.text) as Partial<ContextMonitorState>;
     } catch { /* corrupt: computed afresh */ }
   }
-  // Parsing ORCHESTRATION.yaml is most of this hook's cost; at NOMINAL, where only the state file
-  // records the status, it is reused while the file and the newest checkpoint are unchanged.
+  // Parsing ORCHESTRATION.yaml is most of this hook's cost: the status and its reasons are reused
+  // while the file (mtime, size) and the newest checkpoint are unchanged.
   const st = statSync(rt.layout.active.path, { throwIfNoEntry: false });
   const resumptionKey = st ? `${st.mtimeMs}:${st.size}:${runNewest?.id ?? ""}` : null;
-  const reuse = level === "NOMINAL" && resumptionKey !== null && prior?.resumption_key === resumptionKey &&
-    (prior.resumption_status === "FRESH" || prior.resumption_status === "STALE" || prior.resumption_status === "UNKNOWN");
+  const reuse = resumptionKey !== null && prior?.resumption_key === resumptionKey &&
+    (prior.resumption_status === "FRESH" || prior.resumption_status === "STALE" || prior.resumption_status === "UNKNOWN") &&
+    Array.isArray(prior.resumption_reasons) && prior.resumption_reasons.every((r) => typeof r === "string");
   const stale: StaleReport = reuse
-    ? { status: prior!.resumption_status!, reasons: [], fields: [] }
+    ? { status: prior!.resumption_status!, reasons: prior!.resumption_reasons!.slice(0, 10), fields: [] }
     : checkStaleness(readOrchestrationResumption(rt.layout.active.path), { newestCheckpoint: runNewest });
 
   let sent = 0;
@@ -131,6 +134,7 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
     reminders_sent: level === "NOMINAL" ? 0 : sent,
     reminded_level: level === "NOMINAL" ? null : level,
     resumption_key: resumptionKey,
+    resumption_reasons: stale.reasons.slice(0, 10),
   };
   ensureOrchDirs(rt.paths, { checkpoints: false });
   // A cache rewritten on every prompt: atomic, but not worth an fsync each time.

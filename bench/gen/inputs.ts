@@ -17,6 +17,8 @@ export interface HookCase {
   event: string;
   /** Peer script base name in bench/peers/, when a peer exists. */
   peer?: string;
+  /** Cases whose hooks run (untimed) after each restore and before the timed run: the state this case starts from. */
+  prepare?: readonly string[];
 }
 
 /** Every case, in report order. */
@@ -26,6 +28,8 @@ export const HOOK_CASES: readonly HookCase[] = [
   { id: "session-start", binary: "session-start", event: "SessionStart", peer: "session-start" },
   { id: "session-start@startup", binary: "session-start", event: "SessionStart" },
   { id: "user-prompt-submit", binary: "user-prompt-submit", event: "UserPromptSubmit", peer: "user-prompt-submit" },
+  // The usual prompt: SessionStart(compact) already delivered, so only the monitor and the reminder run.
+  { id: "user-prompt-submit@steady", binary: "user-prompt-submit", event: "UserPromptSubmit", prepare: ["session-start"] },
   { id: "pre-tool-use", binary: "pre-tool-use", event: "PreToolUse" },
   { id: "post-tool-use", binary: "post-tool-use", event: "PostToolUse" },
   { id: "stop", binary: "stop", event: "Stop" },
@@ -78,6 +82,7 @@ export function hookInput(caseId: string, ctx: InputContext): string {
       payload = { ...base, hook_event_name: "SessionStart", source: "startup", model: MODEL };
       break;
     case "user-prompt-submit":
+    case "user-prompt-submit@steady":
       payload = {
         ...base,
         prompt_id: "378d7424-8205-49b7-aaa9-8e003f61053d",

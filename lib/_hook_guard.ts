@@ -22,3 +22,13 @@ export function joinWithin(parts: readonly (string | null | undefined)[], maxCha
   }
   return out;
 }
+
+/** {@linkcode guard} for a part that loads its module on demand: import errors fail open too. */
+export async function guardAsync<T>(ctx: { log(message: string): void }, what: string, part: () => Promise<T>): Promise<T | null> {
+  try {
+    return await part();
+  } catch (err) {
+    ctx.log(`${what} failed open: ${(err as Error)?.stack ?? String(err)}`);
+    return null;
+  }
+}

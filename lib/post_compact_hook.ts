@@ -1,5 +1,5 @@
 import type { HookHandler } from "./handle_hook.ts";
-import { orchestrationPostCompact } from "./orchestration_post_compact.ts";
+import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
 
 /**
  * PostCompact (Claude Code 2.1.76+): stores the `compact_summary` Claude Code produced, redacted
@@ -7,10 +7,11 @@ import { orchestrationPostCompact } from "./orchestration_post_compact.ts";
  *
  * @example
  * ```ts
- * await runHook("PostCompact", postCompactHook);
+ * void runHook("PostCompact", postCompactHook);
  * ```
  */
-export const postCompactHook: HookHandler = (ctx) => {
-  orchestrationPostCompact(ctx);
+export const postCompactHook: HookHandler = async (ctx) => {
+  if (!mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
+  (await import("./orchestration_post_compact.ts")).orchestrationPostCompact(ctx);
   return null;
 };

@@ -1,21 +1,26 @@
 import type { HookHandler } from "./handle_hook.ts";
-import { orchestrationPostToolUse } from "./orchestration_staleness.ts";
 import { rereadPostToolUse } from "./reread_post_tool_use.ts";
-import { guard } from "./_hook_guard.ts";
+import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
+import { guard, guardAsync } from "./_hook_guard.ts";
+
+const WRITES = new Set(["Write", "Edit", "MultiEdit"]);
 
 /**
  * PostToolUse: registers a session as a handler when it invokes the handler skill, and after a
  * Write or Edit of an ORCHESTRATION.yaml warns (through `additionalContext`, the only channel
- * the model sees for this event) when its resumption section is stale.
+ * the model sees for this event) when its resumption section is stale. The orchestration code is
+ * loaded only for a write in a workspace that has runs.
  *
  * @example
  * ```ts
- * await runHook("PostToolUse", postToolUseHook);
+ * void runHook("PostToolUse", postToolUseHook);
  * ```
  */
-export const postToolUseHook: HookHandler = (ctx) => {
+export const postToolUseHook: HookHandler = async (ctx) => {
   guard(ctx, "re-read", () => rereadPostToolUse(ctx));
-  const warning = guard(ctx, "orchestration", () => orchestrationPostToolUse(ctx));
+  const tool = (ctx.input as { tool_name?: unknown }).tool_name;
+  if (typeof tool !== "string" || !WRITES.has(tool) || !mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
+  const warning = await guardAsync(ctx, "orchestration", async () => (await import("./orchestration_staleness.ts")).orchestrationPostToolUse(ctx));
   if (!warning) return null;
   return { json: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: warning } } };
 };

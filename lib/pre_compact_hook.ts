@@ -1,9 +1,9 @@
 import type { HookHandler } from "./handle_hook.ts";
 import { newCompactionId } from "./new_compaction_id.ts";
-import { guard } from "./_hook_guard.ts";
-import { orchestrationPreCompact } from "./orchestration_checkpoint.ts";
-import { projectPreCompact } from "./project_pre_compact.ts";
 import { type RereadExtraFiles, rereadPreCompact } from "./reread_pre_compact.ts";
+import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
+import { usesProjectsLayout } from "./uses_projects_layout.ts";
+import { guard, guardAsync } from "./_hook_guard.ts";
 
 /**
  * PreCompact: each workflow saves what it needs before the context is compacted, under one
@@ -17,12 +17,15 @@ import { type RereadExtraFiles, rereadPreCompact } from "./reread_pre_compact.ts
  * await runHook("PreCompact", preCompactHook);
  * ```
  */
-export const preCompactHook: HookHandler = (ctx) => {
+export const preCompactHook: HookHandler = async (ctx) => {
   const compactionId = newCompactionId(ctx.now);
   const instructions: string[] = [];
   let extra: RereadExtraFiles | undefined;
 
-  const project = guard(ctx, "project", () => projectPreCompact(ctx, { compactionId }));
+  const config = ctx.config();
+  const project = usesProjectsLayout(ctx.projectDir, config)
+    ? await guardAsync(ctx, "project", async () => (await import("./project_pre_compact.ts")).projectPreCompact(ctx, { compactionId }))
+    : null;
   if (project) {
     if (project.summaryInstructions) instructions.push(project.summaryInstructions);
     const id = project.state.active_project_id;
@@ -30,7 +33,9 @@ export const preCompactHook: HookHandler = (ctx) => {
       extra = { kind: "project", files: project.rereadFiles.slice(0, 6), reason: `You were working on the project ${id}.` };
     }
   }
-  const orchestration = guard(ctx, "orchestration", () => orchestrationPreCompact(ctx, { compactionId }));
+  const orchestration = mayUseOrchestration(ctx.projectDir, config)
+    ? await guardAsync(ctx, "orchestration", async () => (await import("./orchestration_checkpoint.ts")).orchestrationPreCompact(ctx, { compactionId }))
+    : null;
   if (orchestration) {
     instructions.push(orchestration.summaryInstructions);
     extra ??= { kind: "orchestration", files: [], reason: "An orchestration run is in progress." };

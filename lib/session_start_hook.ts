@@ -4,10 +4,10 @@ import { dispatchSessionStart } from "./dispatch_session_start.ts";
 import { pendingDelivery } from "./delivery_pending.ts";
 import { recentlyDelivered } from "./delivery_recent.ts";
 import { recordDelivery } from "./delivery_record.ts";
-import { orchestrationSessionStart } from "./orchestration_session_start.ts";
-import { projectSessionStart } from "./project_session_start.ts";
 import { updateSessionRecord } from "./update_session_record.ts";
-import { guard, joinWithin } from "./_hook_guard.ts";
+import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
+import { usesProjectsLayout } from "./uses_projects_layout.ts";
+import { guard, guardAsync, joinWithin } from "./_hook_guard.ts";
 
 const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
 /** Parallel runs of one event finish within this; two compactions are never this close. */
@@ -32,7 +32,7 @@ const DUPLICATE_WINDOW_MS = 30_000;
  * await runHook("SessionStart", sessionStartHook);
  * ```
  */
-export const sessionStartHook: HookHandler = (ctx) => {
+export const sessionStartHook: HookHandler = async (ctx) => {
   const input = ctx.input as SessionStartInput;
   const source = typeof input.source === "string" && SOURCES.has(input.source) ? input.source : "startup";
   guard(ctx, "session record", () =>
@@ -57,11 +57,18 @@ export const sessionStartHook: HookHandler = (ctx) => {
     }
   }
 
-  const maxChars = Math.min(ctx.config().budget.maxChars, 10_000);
+  const config = ctx.config();
+  const maxChars = Math.min(config.budget.maxChars, 10_000);
   const dispatch = guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { maxChars: 1500 }));
-  const orchestration = guard(ctx, "orchestration", () => orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }));
+  // Workflow code is loaded only where its layout exists.
+  const orchestration = mayUseOrchestration(ctx.projectDir, config)
+    ? await guardAsync(ctx, "orchestration", async () =>
+      (await import("./orchestration_session_start.ts")).orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }))
+    : null;
   const used = (dispatch?.length ?? 0) + (orchestration?.length ?? 0) + 4;
-  const project = guard(ctx, "project", () => projectSessionStart(ctx, { maxChars: maxChars - used }));
+  const project = usesProjectsLayout(ctx.projectDir, config)
+    ? await guardAsync(ctx, "project", async () => (await import("./project_session_start.ts")).projectSessionStart(ctx, { maxChars: maxChars - used }))
+    : null;
   if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
   const context = joinWithin([dispatch, orchestration, project?.additionalContext], maxChars);
   if (!context) return null;

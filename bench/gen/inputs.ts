@@ -28,8 +28,9 @@ export const HOOK_CASES: readonly HookCase[] = [
   { id: "session-start", binary: "session-start", event: "SessionStart", peer: "session-start" },
   { id: "session-start@startup", binary: "session-start", event: "SessionStart" },
   { id: "user-prompt-submit", binary: "user-prompt-submit", event: "UserPromptSubmit", peer: "user-prompt-submit" },
-  // The usual prompt: SessionStart(compact) already delivered, so only the monitor and the reminder run.
-  { id: "user-prompt-submit@steady", binary: "user-prompt-submit", event: "UserPromptSubmit", prepare: ["session-start"] },
+  // The usual prompt: SessionStart(compact) delivered and an earlier prompt left the monitor's
+  // state, so only the monitor and the reminder run.
+  { id: "user-prompt-submit@steady", binary: "user-prompt-submit", event: "UserPromptSubmit", prepare: ["session-start", "user-prompt-submit"] },
   { id: "pre-tool-use", binary: "pre-tool-use", event: "PreToolUse" },
   { id: "post-tool-use", binary: "post-tool-use", event: "PostToolUse" },
   { id: "stop", binary: "stop", event: "Stop" },

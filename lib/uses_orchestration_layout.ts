@@ -1,0 +1,23 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import type { RehydrateConfig } from "./load_config.ts";
+
+/**
+ * A cheap first test for the orchestration workflow: `orchestration.enabled` is not false and
+ * the runs directory (`projects/` by default) exists. The hooks load the orchestration code only
+ * then; `orchRuntime` makes the full check (a `projects/*\/ORCHESTRATION.yaml`). One `stat`.
+ *
+ * @example
+ * ```ts
+ * if (mayUseOrchestration(ctx.projectDir, ctx.config())) await import("./orchestration_monitor.ts");
+ * ```
+ */
+export function mayUseOrchestration(projectDir: string, config: Pick<RehydrateConfig, "orchestration">): boolean {
+  const o = config.orchestration;
+  if (o.enabled === false) return false;
+  try {
+    return statSync(join(projectDir, o.projectsDir), { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}

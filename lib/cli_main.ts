@@ -2,13 +2,6 @@ import type { HookHandler } from "./handle_hook.ts";
 import { HOOK_NAMES } from "./hook_names.ts";
 import { runHook } from "./run_hook.ts";
 import { VERSION } from "./version.ts";
-import { preCompactHook } from "./pre_compact_hook.ts";
-import { postCompactHook } from "./post_compact_hook.ts";
-import { sessionStartHook } from "./session_start_hook.ts";
-import { userPromptSubmitHook } from "./user_prompt_submit_hook.ts";
-import { preToolUseHook } from "./pre_tool_use_hook.ts";
-import { postToolUseHook } from "./post_tool_use_hook.ts";
-import { stopHook } from "./stop_hook.ts";
 
 /** Where the CLI writes; tests pass collectors. */
 export interface CliIo {
@@ -16,14 +9,15 @@ export interface CliIo {
   err(text: string): void;
 }
 
-const HANDLERS: Record<string, HookHandler> = {
-  "pre-compact": preCompactHook,
-  "post-compact": postCompactHook,
-  "session-start": sessionStartHook,
-  "user-prompt-submit": userPromptSubmitHook,
-  "pre-tool-use": preToolUseHook,
-  "post-tool-use": postToolUseHook,
-  stop: stopHook,
+// Each hook's code is imported only when that hook runs, so `rehydrate stop` costs what `dist/stop` does.
+const HANDLERS: Record<string, () => Promise<HookHandler>> = {
+  "pre-compact": async () => (await import("./pre_compact_hook.ts")).preCompactHook,
+  "post-compact": async () => (await import("./post_compact_hook.ts")).postCompactHook,
+  "session-start": async () => (await import("./session_start_hook.ts")).sessionStartHook,
+  "user-prompt-submit": async () => (await import("./user_prompt_submit_hook.ts")).userPromptSubmitHook,
+  "pre-tool-use": async () => (await import("./pre_tool_use_hook.ts")).preToolUseHook,
+  "post-tool-use": async () => (await import("./post_tool_use_hook.ts")).postToolUseHook,
+  stop: async () => (await import("./stop_hook.ts")).stopHook,
 };
 
 /** A CLI verb: gets the arguments after its name, returns the exit code. */
@@ -80,8 +74,14 @@ export async function cliMain(argv: string[], io: CliIo = defaultIo()): Promise<
     io.out(`${VERSION}\n`);
     return 0;
   }
-  const hook = HANDLERS[first];
-  if (hook) {
+  const load = HANDLERS[first];
+  if (load) {
+    let hook: HookHandler;
+    try {
+      hook = await load();
+    } catch {
+      return 0; // a hook never fails, even when its code cannot load
+    }
     await runHook(HOOK_NAMES[first], hook, { args: rest });
     return undefined;
   }

@@ -136,9 +136,10 @@ export function containsToken(text: string, id: string): boolean {
 /**
  * Path-like tokens of free text (prompts, assistant text, todo items, plans), as written:
  * anything with a separator (`src/a.ts`, `C:\x\y.md`, `/etc/hosts`) and bare file names with an
- * extension (`app.js`). URLs, trailing punctuation and `:line` suffixes are left out.
+ * extension (`app.js`). URLs, trailing punctuation and `:line` suffixes are left out. The scan
+ * stops when `found` returns false (a caller that has enough).
  */
-export function textPathTokens(text: string, found: (token: string) => void): void {
+export function textPathTokens(text: string, found: (token: string) => boolean | void): void {
   TEXT_PATH.lastIndex = 0;
   for (let m = TEXT_PATH.exec(text); m !== null; m = TEXT_PATH.exec(text)) {
     let token = m[0];
@@ -152,7 +153,7 @@ export function textPathTokens(text: string, found: (token: string) => void): vo
     if (token.length < 3) continue;
     const hasSeparator = token.includes("/") || token.includes("\\");
     if (!hasSeparator && !FILE_NAME.test(token)) continue;
-    found(token);
+    if (found(token) === false) return;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { TranscriptRow } from "./transcript_row.ts";
-import { type DetectionEvidence, MAX_TEXT_CHARS, type TextEvidence } from "./_detect_evidence.ts";
+import { type DetectionEvidence, type TextEvidence } from "./_detect_evidence.ts";
 import { decay, type DetectionSource, evidenceOf, round3 } from "./_detect_source.ts";
 import {
   baseName,
@@ -99,6 +99,8 @@ const IDENTIFIER = /\b(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z][a-z0-9]*(?:[_-][a-z0-9]+)
 const MIN_NAME_KEY = 6;
 /** Results listing more files than this are read only this far. */
 const MAX_RESULT_FILES = 20;
+/** A search or shell result lists the files it found near its top: only its head is read. */
+const MAX_RESULT_CHARS = 4000;
 /** A result line of Grep (`path:12:text`, `path-12-text`) or a plain file list. */
 const RESULT_LINE_PATH = /^([^\s:]+?)(?:[:-]\d+[:-]|$)/;
 
@@ -279,7 +281,7 @@ function addResultFiles(files: string[] | undefined, content: unknown, lines: bo
     const full = resultText(content);
     if (full === "") return;
     // A long log lists its files early or not usefully at all.
-    const text = full.length > MAX_TEXT_CHARS ? full.slice(0, MAX_TEXT_CHARS) : full;
+    const text = full.length > MAX_RESULT_CHARS ? full.slice(0, MAX_RESULT_CHARS) : full;
     if (lines) {
       const seen = new Set<string>();
       for (const line of text.split("\n")) {
@@ -292,7 +294,8 @@ function addResultFiles(files: string[] | undefined, content: unknown, lines: bo
       }
     } else {
       textPathTokens(text, (token) => {
-        if (list.length < MAX_RESULT_FILES && !list.includes(token)) list.push(token);
+        if (!list.includes(token)) list.push(token);
+        return list.length < MAX_RESULT_FILES;
       });
     }
   }

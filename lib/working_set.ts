@@ -175,7 +175,9 @@ export function workingSet(
   };
   const names: Mention[] = [];
   const mention = (text: string, cwd: string | undefined, weight: number, reason: WorkingSetReason, age: number) => {
-    textPathTokens(text, (token) => mentions.push({ token, cwd, weight, reason, age }));
+    textPathTokens(text, (token) => {
+      mentions.push({ token, cwd, weight, reason, age });
+    });
     identifierKeys(text, (token) => names.push({ token, weight, reason, age }));
   };
 

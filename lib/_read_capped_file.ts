@@ -2,11 +2,10 @@
 // reading a file a cloned repository may have planted without hanging or exhausting the hook.
 // `statSync(path).size` then `readFileSync(path)` is not enough: a symbolic link to /dev/zero
 // or /dev/urandom reports size 0 and never ends, and a FIFO blocks the open itself.
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { isAbsolute, relative } from "node:path";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** Why {@linkcode readCappedFile} read nothing. */
-export type CappedFileProblem = "missing" | "not_regular" | "too_large" | "outside" | "unreadable";
+export type CappedFileProblem = "missing" | "not_regular" | "too_large" | "unreadable";
 
 /** Result of {@linkcode readCappedFile}. */
 export type CappedFileResult = { ok: true; text: string } | { ok: false; problem: CappedFileProblem; code?: string };
@@ -15,24 +14,12 @@ const O_NONBLOCK = (constants as Record<string, number>).O_NONBLOCK ?? 0;
 
 /**
  * Reads a whole regular file of at most `maxBytes` bytes as UTF-8. The open never blocks (FIFOs,
- * devices), anything but a regular file is refused, and with `within` the file's real path
- * (links resolved) must lie inside that directory.
+ * devices) and anything but a regular file is refused.
  */
-export function readCappedFile(path: string, maxBytes: number, options: { within?: string } = {}): CappedFileResult {
-  let target = path;
-  if (options.within !== undefined) {
-    try {
-      target = realpathSync(path);
-      const root = realpathSync(options.within);
-      const rel = relative(root, target);
-      if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return { ok: false, problem: "outside" };
-    } catch (err) {
-      return failure(err);
-    }
-  }
+export function readCappedFile(path: string, maxBytes: number): CappedFileResult {
   let fd: number;
   try {
-    fd = openSync(target, constants.O_RDONLY | O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | O_NONBLOCK);
   } catch (err) {
     return failure(err);
   }

@@ -102,7 +102,9 @@ export type ConfigIssueCode =
   /** A key the schema does not define; it is ignored. */
   | "unknown_key"
   /** A value of the wrong type or out of range; the lower-priority value is kept. */
-  | "invalid_value";
+  | "invalid_value"
+  /** A key a project's own config may not set (`stateDir`); only the user config and the environment can. */
+  | "user_only";
 
 /** One problem found while loading the configuration. */
 export interface ConfigIssue {
@@ -167,7 +169,7 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   const homeFile = resolve(home, FILE_NAME);
   const projectFile = resolve(projectDir, FILE_NAME);
   applyFile(homeFile, false);
-  if (projectFile !== homeFile) applyFile(projectFile, false);
+  if (projectFile !== homeFile) applyFile(projectFile, false, true);
   const explicit = env.REHYDRATE_CONFIG;
   if (explicit) {
     const file = resolve(projectDir, expandHome(explicit, home));
@@ -176,7 +178,7 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   expandHomeKeys(config as unknown as Record<string, unknown>, HOME_EXPANDED_KEYS, home);
   return { config, issues, sources };
 
-  function applyFile(file: string, required: boolean): void {
+  function applyFile(file: string, required: boolean, project = false): void {
     // Most users have no config file; a failed read costs an exception, a check does not.
     if (!required && !existsSync(file)) return;
     // A link to /dev/zero or a FIFO in a cloned repository must not hang every hook.
@@ -198,6 +200,13 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
       return;
     }
     sources.push(file);
+    // A cloned repository must not choose where the per-user state lives: that directory is
+    // created and set to 0700, and it holds every session's markers.
+    if (project && value !== null && typeof value === "object" && !Array.isArray(value) && "stateDir" in value) {
+      issues.push({ code: "user_only", file, path: "/stateDir", message: "stateDir is only read from ~/.claude/rehydrate.json and REHYDRATE_STATE_DIR" });
+      const { stateDir: _ignored, ...rest } = value as Record<string, unknown>;
+      value = rest;
+    }
     mergeLayer(config as unknown as Record<string, unknown>, value, CONFIG_SCHEMA, { file, path: "", issues });
   }
 }

@@ -98,24 +98,23 @@ describe("loadConfig()", () => {
 
   test("loadConfig() keeps the lower-priority value when a value has the wrong type or is out of range", () => {
     const w = world({
-      home: { budget: { maxChars: 8000 }, projects: { stepsNames: ["s.md"] } },
+      home: { budget: { maxChars: 8000 }, projects: { stepsNames: ["s.md"] }, stateDir: "" },
       project: {
         budget: { maxChars: 20000, fileMaxChars: "2000" },
         projects: { stepsNames: ["ok.md", 3], enabled: "yes" },
         contextWindow: 5,
-        stateDir: "",
       },
     });
     const { config, issues } = load(w);
     assert.deepEqual(
       issues.map((i) => [i.code, i.path, i.keyword]),
       [
+        ["invalid_value", "/stateDir", "minLength"],
         ["invalid_value", "/budget/maxChars", "maximum"],
         ["invalid_value", "/budget/fileMaxChars", "type"],
         ["invalid_value", "/projects/stepsNames/1", "type"],
         ["invalid_value", "/projects/enabled", "enum"],
         ["invalid_value", "/contextWindow", "type"],
-        ["invalid_value", "/stateDir", "minLength"],
       ],
     );
     assert.equal(config.budget.maxChars, 8000);
@@ -134,17 +133,16 @@ describe("loadConfig()", () => {
   });
 
   test("loadConfig() accepts null where the schema allows it, overriding a lower value", () => {
-    const w = world({ home: { contextWindow: { tokens: 1000000 }, stateDir: "/var/x" }, project: { contextWindow: { tokens: null }, stateDir: null } });
+    const w = world({ home: { contextWindow: { tokens: 1000000 } }, project: { contextWindow: { tokens: null } } });
     const { config, issues } = load(w);
     assert.deepEqual(issues, []);
     assert.equal(config.contextWindow.tokens, null);
-    assert.equal(config.stateDir, null);
   });
 
   test("loadConfig() expands ~ in stateDir, dispatch.dispatchPathFile and dispatch.handlerStateFile only", () => {
     const w = world({
+      home: { stateDir: "~/.rehydrate" },
       project: {
-        stateDir: "~/.rehydrate",
         dispatch: { dispatchPathFile: "~", handlerStateFile: "~/dev-org/handler-state.md" },
         projects: { root: "~/projects" },
       },
@@ -157,7 +155,7 @@ describe("loadConfig()", () => {
   });
 
   test("loadConfig() leaves relative and absolute paths alone", () => {
-    const w = world({ project: { stateDir: "/var/lib/r", dispatch: { handlerStateFile: "docs/handler-state.md", dispatchPathFile: "a~/b" } } });
+    const w = world({ home: { stateDir: "/var/lib/r" }, project: { dispatch: { handlerStateFile: "docs/handler-state.md", dispatchPathFile: "a~/b" } } });
     const { config } = load(w);
     assert.equal(config.stateDir, "/var/lib/r");
     assert.equal(config.dispatch.handlerStateFile, "docs/handler-state.md");
@@ -285,7 +283,9 @@ describe("loadConfig() against the schema", () => {
     const r = rng(42);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)];
     const w = world();
-    const file = join(w.project, ".claude", "rehydrate.json");
+    // The user's config: it may set every key (a project's own config may not set stateDir).
+    mkdirSync(join(w.home, ".claude"), { recursive: true });
+    const file = join(w.home, ".claude", "rehydrate.json");
     let clean = 0;
     for (let i = 0; i < 400; i++) {
       const doc = structuredClone(full);
@@ -309,4 +309,18 @@ describe("loadConfig() against the schema", () => {
     }
     assert.ok(clean > 10 && clean < 300, `clean ${clean}`);
   });
+});
+
+test("loadConfig() ignores stateDir in a project's own config and reports it; the user config may set it", () => {
+  const home = mkdtempSync(join(tmpdir(), "rehydrate-home-"));
+  const project = mkdtempSync(join(tmpdir(), "rehydrate-proj-"));
+  mkdirSync(join(project, ".claude"));
+  writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ stateDir: "/tmp/evil-state", debug: true }));
+  const fromProject = loadConfig(project, { homeDir: home, env: {} });
+  assert.equal(fromProject.config.stateDir, null);
+  assert.equal(fromProject.config.debug, true, "the rest of the project config still applies");
+  assert.deepEqual(fromProject.issues.map((i) => [i.code, i.path]), [["user_only", "/stateDir"]]);
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", "rehydrate.json"), JSON.stringify({ stateDir: "~/state" }));
+  assert.equal(loadConfig(project, { homeDir: home, env: {} }).config.stateDir, join(home, "state"));
 });

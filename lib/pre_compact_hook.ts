@@ -1,5 +1,7 @@
 import type { HookHandler } from "./handle_hook.ts";
+import { join } from "node:path";
 import { newCompactionId } from "./new_compaction_id.ts";
+import { sweepTempFiles } from "./sweep_temp_files.ts";
 import { type RereadExtraFiles, rereadPreCompact } from "./reread_pre_compact.ts";
 import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
@@ -41,6 +43,12 @@ export const preCompactHook: HookHandler = async (ctx) => {
     extra ??= { kind: "orchestration", files: [], reason: "An orchestration run is in progress." };
   }
   guard(ctx, "re-read", () => rereadPreCompact(ctx, extra, { compactionId }));
+  // Leftovers of writes killed midway (the state stays whole; the temp files would pile up).
+  guard(ctx, "sweep", () => {
+    const dir = ctx.stateDir();
+    const jerry = join(ctx.projectDir, config.orchestration.stateDir);
+    sweepTempFiles([dir, join(dir, "sessions"), join(dir, "markers"), join(dir, "compactions"), jerry, join(jerry, "checkpoints")], { now: ctx.now });
+  });
 
   const text = instructions.join("\n\n").trim();
   return text ? { stdout: text + "\n" } : null;

@@ -230,3 +230,22 @@ describe("writeFileAtomic() without fsync", () => {
     assert.deepEqual(readdirSync(d), ["cache.json"]);
   });
 });
+
+describe("sweepTempFiles()", () => {
+  test("sweepTempFiles() removes old temp files of killed writes, and nothing else", async () => {
+    const { sweepTempFiles } = await import("../../lib/sweep_temp_files.ts");
+    const { utimesSync } = await import("node:fs");
+    const d = tmp();
+    const old = new Date("2026-11-21T08:00:00Z");
+    for (const name of [".s.json.123.abc.0.tmp", ".cx-001-checkpoint.json.9.x.tmp", "s.json", "keep.tmp", ".fresh.json.1.a.tmp"]) {
+      writeFileSync(join(d, name), "x");
+      if (name !== ".fresh.json.1.a.tmp") utimesSync(join(d, name), old, old);
+    }
+    if (posix) symlinkSync(join(d, "s.json"), join(d, ".link.json.1.a.tmp"));
+    const removed = sweepTempFiles([d, join(d, "missing")], { now: new Date("2026-11-21T10:00:00Z") });
+    assert.equal(removed, 2);
+    const left = readdirSync(d).sort();
+    assert.ok(left.includes(".fresh.json.1.a.tmp") && left.includes("s.json") && left.includes("keep.tmp"));
+    if (posix) assert.ok(left.includes(".link.json.1.a.tmp"), "a link is never removed");
+  });
+});

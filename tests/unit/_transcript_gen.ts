@@ -12,6 +12,7 @@
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import { Buffer } from "node:buffer";
+import { mulberry32 } from "./_rng.ts";
 
 /** Damage to apply to the file bytes. */
 export interface TranscriptMess {
@@ -61,14 +62,7 @@ const FILES = ["src/index.ts", "lib/state.ts", "docs/读我.md", "tests/app.test
 
 /** Seeded PRNG (mulberry32): same seed, same sequence, on every runtime. */
 export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }
 
 /**

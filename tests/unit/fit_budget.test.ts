@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { countTokens } from "../../lib/count_tokens.ts";
 import { CLAUDE_CODE_HOOK_TEXT_LIMIT, fitBudget } from "../../lib/fit_budget.ts";
 import type { BudgetSection } from "../../lib/fit_budget.ts";
+import { mulberry32 } from "./_rng.ts";
 
 describe("countTokens()", () => {
   test("countTokens() rounds characters divided by four up", () => {
@@ -200,13 +201,3 @@ describe("fitBudget()", () => {
   });
 });
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

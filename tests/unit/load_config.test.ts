@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG, defaultConfig } from "../../lib/default_config.ts";
 import { CONFIG_SCHEMA } from "../../lib/_config_schema.ts";
 import { validateSchema } from "../../lib/validate_schema.ts";
 import { isDateTime } from "../../lib/_schema_check.ts";
+import { mulberry32 as rng } from "./_rng.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -255,17 +256,6 @@ function expandHomeForTest(path: string, home: string): string {
   return path.startsWith("~/") ? join(home, path.slice(2)) : path;
 }
 
-// mulberry32: small, seedable, the same sequence under Bun and Deno.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("loadConfig() against the schema", () => {
   test("loadConfig() reports exactly the issues that validating the file against config.v1.json finds, and ajv agrees", () => {

@@ -19,22 +19,12 @@ import { isDeepStrictEqual } from "node:util";
 import process from "node:process";
 import { parseDocument } from "yaml";
 import { parseYaml } from "../../lib/parse_yaml.ts";
+import { mulberry32 } from "./_rng.ts";
 
 const SEED = Number(process.env.YAML_DIFF_SEED ?? 20260219);
 const DOCS = 10_000;
 const MUTANTS = 4_000;
 
-/** mulberry32: tiny, fast, good enough for test data. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   "alpha", "beta", "gamma", "delta", "resume", "phase", "gate", "qg-2", "S-014", "0.960",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { type JsonSchema, validateSchema } from "../../lib/validate_schema.ts";
 import { isDateTime } from "../../lib/_schema_check.ts";
+import { mulberry32 as rng } from "./_rng.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -26,17 +27,6 @@ function issues(schema: JsonSchema, value: unknown): [string, string][] {
   return validateSchema(schema, value).map((i) => [i.path, i.keyword]);
 }
 
-// mulberry32: small, seedable, the same sequence under Bun and Deno.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("validateSchema() keywords", () => {
   test("validateSchema() accepts a value of one of several types and names both when it fails", () => {

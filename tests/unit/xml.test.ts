@@ -7,6 +7,7 @@ import { renderXml } from "../../lib/render_xml.ts";
 import { xmlElement } from "../../lib/xml_element.ts";
 import type { XmlChild, XmlElement } from "../../lib/xml_element.ts";
 import { xmlRaw } from "../../lib/xml_raw.ts";
+import { mulberry32 } from "./_rng.ts";
 
 /** Element structure as seen by a parser: names, attributes, merged text runs. */
 interface Tree {
@@ -310,14 +311,3 @@ describe("well-formedness", () => {
   });
 });
 
-/** Small seeded PRNG so failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,0 +1,14 @@
+// The seeded PRNG every randomised test uses (mulberry32): small, fast, and the same sequence under
+// Bun and Deno, so a failure reproduces from its seed.
+
+/** A function returning numbers in [0, 1), fully determined by `seed`. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

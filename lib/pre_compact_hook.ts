@@ -1,5 +1,5 @@
 import type { HookHandler } from "./handle_hook.ts";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { newCompactionId } from "./new_compaction_id.ts";
 import { sweepTempFiles } from "./sweep_temp_files.ts";
 import { type RereadExtraFiles, rereadPreCompact } from "./reread_pre_compact.ts";
@@ -46,8 +46,10 @@ export const preCompactHook: HookHandler = async (ctx) => {
   // Leftovers of writes killed midway (the state stays whole; the temp files would pile up).
   guard(ctx, "sweep", () => {
     const dir = ctx.stateDir();
-    const jerry = join(ctx.projectDir, config.orchestration.stateDir);
-    sweepTempFiles([dir, join(dir, "sessions"), join(dir, "markers"), join(dir, "compactions"), jerry, join(jerry, "checkpoints")], { now: ctx.now });
+    const dirs = [dir, join(dir, "sessions"), join(dir, "markers"), join(dir, "compactions")];
+    // Only a checkpoints directory the orchestration code just accepted (inside the project).
+    if (orchestration) dirs.push(dirname(orchestration.checkpointPath));
+    sweepTempFiles(dirs, { now: ctx.now });
   });
 
   const text = instructions.join("\n\n").trim();

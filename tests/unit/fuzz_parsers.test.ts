@@ -16,6 +16,7 @@ import { scanTranscript } from "../../lib/scan_transcript.ts";
 import { mutateBytes } from "../fuzz/_mutate.ts";
 import { Rng } from "../fuzz/_rng.ts";
 import { generateTranscriptText } from "./_transcript_gen.ts";
+import { forwardParse } from "./_forward_parse.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 8008);
 const FIXTURES = join(import.meta.dirname!, "..", "fixtures");
@@ -149,24 +150,9 @@ describe("parsers on mutated input", () => {
   });
 });
 
-/** The naive forward parse: whole file, BOM dropped, split on \n, \r dropped, objects kept. */
+/** The naive forward parse (tests/unit/_forward_parse.ts): the parsed objects, oldest first. */
 function oracle(bytes: Buffer): unknown[] {
-  const out: unknown[] = [];
-  let start = 0;
-  while (start <= bytes.length) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1) end = bytes.length;
-    let from = start;
-    if (start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) from = 3;
-    let to = end;
-    if (to > from && bytes[to - 1] === 0x0d) to--;
-    try {
-      const v: unknown = JSON.parse(bytes.subarray(from, to).toString("utf8"));
-      if (v !== null && typeof v === "object" && !Array.isArray(v)) out.push(v);
-    } catch { /* skipped */ }
-    start = end + 1;
-  }
-  return out;
+  return forwardParse(bytes).map((r) => r.value);
 }
 
 describe("scanTranscript() on mutated transcripts", () => {

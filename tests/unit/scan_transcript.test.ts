@@ -6,41 +6,16 @@ import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import { scanTranscript, type ScanTranscriptStats } from "../../lib/scan_transcript.ts";
 import { createRandom, generateTranscriptText, type TranscriptMess } from "./_transcript_gen.ts";
+import { type ForwardRow, forwardParse } from "./_forward_parse.ts";
 
 const FIXTURES = join(import.meta.dirname!, "..", "..", "..", "shared", "fixtures");
 const HERE_FIXTURES = join(import.meta.dirname!, "..", "fixtures", "transcripts");
 
-/** One line of the naive forward parse: its parsed object and the byte offset where it starts. */
-interface OracleRow {
-  value: object;
-  start: number;
-  raw: Buffer;
-}
+type OracleRow = ForwardRow;
 
-/**
- * The naive reference: read the whole file, drop a BOM at the start, split on `\n`, drop a `\r`
- * before it, JSON.parse each line and keep the objects. A half-written last line simply fails to
- * parse. Rows come oldest first, each with the offset of its first byte.
- */
+/** The naive reference (tests/unit/_forward_parse.ts) of a file. */
 function oracle(path: string): OracleRow[] {
-  const bytes = readFileSync(path);
-  const out: OracleRow[] = [];
-  let start = 0;
-  while (start <= bytes.length) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1) end = bytes.length;
-    let from = start;
-    if (start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) from = 3;
-    let to = end;
-    if (to > from && bytes[to - 1] === 0x0d) to--;
-    const raw = bytes.subarray(from, to);
-    try {
-      const value: unknown = JSON.parse(raw.toString("utf8"));
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) out.push({ value, start, raw });
-    } catch { /* skipped like the scanner does */ }
-    start = end + 1;
-  }
-  return out;
+  return forwardParse(readFileSync(path));
 }
 
 function withTempDir(fn: (dir: string) => void): void {

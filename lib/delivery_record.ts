@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import type { HookContext } from "./handle_hook.ts";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { sessionKey } from "./session_key.ts";
-import { writeCompactionRecord } from "./_delivery_state.ts";
+import { readCompactionRecord, writeCompactionRecord } from "./_delivery_state.ts";
 import { claimPath, compactionsDir, isCompactionId, newCompactionId } from "./_reread_files.ts";
 
 /** The hook that delivered a compaction's context. */
@@ -57,6 +57,16 @@ export function recordDelivery(ctx: HookContext, compactionId: string | null, ch
     writeSync(fd, JSON.stringify({ compaction_id: id, channel, delivered_at: ctx.now.toISOString() }) + "\n");
   } finally {
     closeSync(fd);
+  }
+  // PreCompact may have replaced the record (and removed the old claim) between the caller's
+  // pendingDelivery() and this claim: a claim for a compaction that is no longer the session's
+  // latest must not deliver, or a stale compaction would be delivered a second time.
+  if (compactionId !== null) {
+    const now = readCompactionRecord(dir, key, sessionId).record;
+    if (now === null || now.compaction_id !== id) {
+      ctx.log(`delivery: compaction ${id} was superseded before ${channel} claimed it; nothing delivered`);
+      return null;
+    }
   }
   ctx.log(`delivery: compaction ${id} delivered by ${channel}`);
   return id;

@@ -149,3 +149,18 @@ describe("delivery guarantee", () => {
     assert.deepEqual(got.filter((g) => g !== null), [id], JSON.stringify(got));
   });
 });
+
+describe("delivery guarantee under a racing PreCompact", () => {
+  test("a claim for a compaction that PreCompact has just replaced delivers nothing; the new one stays pending", async () => {
+    const { env } = worker();
+    const first = await compact(env);
+    assert.equal((await pending("UserPromptSubmit", env))?.compactionId, first);
+    // PreCompact of the next compaction lands between the prompt's check and its claim.
+    const second = await compact(env);
+    assert.notEqual(second, first);
+    const claimed = (await run("UserPromptSubmit", (ctx) => recordDelivery(ctx, first, "user-prompt-submit"), payload("UserPromptSubmit.json"), env)).value;
+    assert.equal(claimed, null, "the superseded compaction is not delivered");
+    assert.equal((await pending("UserPromptSubmit", env))?.compactionId, second);
+    assert.equal(await sessionStartCompact(env), second);
+  });
+});

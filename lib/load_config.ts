@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { expandHome, expandHomeKeys, mergeLayer } from "./_config_merge.ts";
 import { CONFIG_SCHEMA, HOME_EXPANDED_KEYS } from "./_config_schema.ts";
 import { defaultConfig } from "./default_config.ts";
-import { readCappedFile } from "./_read_capped_file.ts";
+import { readPrivateFile } from "./read_private_file.ts";
 
 /** A switch that may also be left to rehydrate: `"auto"` decides from what is on disk. */
 export type TriState = "auto" | boolean;
@@ -182,12 +182,12 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
     // Most users have no config file; a failed read costs an exception, a check does not.
     if (!required && !existsSync(file)) return;
     // A link to /dev/zero or a FIFO in a cloned repository must not hang every hook.
-    const read = readCappedFile(file, MAX_CONFIG_BYTES);
+    const read = readPrivateFile(file, { maxBytes: MAX_CONFIG_BYTES, requireOwner: false, followLinks: true });
     if (!read.ok) {
-      if (read.problem === "missing") {
+      if (read.reason === "missing") {
         if (required) issues.push({ code: "not_found", file, path: "", message: "Cannot find the config file" });
       } else {
-        issues.push({ code: "unreadable", file, path: "", message: `Cannot read the config file: ${read.code ?? read.problem}` });
+        issues.push({ code: "unreadable", file, path: "", message: `Cannot read the config file: ${read.message}` });
       }
       return;
     }

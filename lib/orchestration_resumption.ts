@@ -1,7 +1,7 @@
 import { parseYaml } from "./parse_yaml.ts";
 import { redactValue } from "./redact_value.ts";
 import { clip, oneLine } from "./_orch_format.ts";
-import { readCappedFile } from "./_read_capped_file.ts";
+import { readPrivateFile } from "./read_private_file.ts";
 
 /** One decision carried forward (`resumption.decisions[]`). */
 export interface ResumptionDecision {
@@ -131,8 +131,8 @@ export function readOrchestrationResumption(
   if (text === undefined) {
     const maxBytes = options.maxBytes ?? 1024 * 1024;
     // Never blocks on a FIFO nor reads a link to /dev/zero forever.
-    const read = readCappedFile(path, maxBytes);
-    if (!read.ok) return fail(state, read.problem === "too_large" ? "too_large" : read.problem === "missing" ? "missing" : "unreadable");
+    const read = readPrivateFile(path, { maxBytes, requireOwner: false, followLinks: true });
+    if (!read.ok) return fail(state, read.reason === "too_large" ? "too_large" : read.reason === "missing" ? "missing" : "unreadable");
     text = read.text;
   }
   const parsed = parseYaml(text, { maxSize: options.maxBytes ?? 1024 * 1024 });

@@ -9,7 +9,7 @@ import { clip } from "./_orch_format.ts";
 import { ORCHESTRATION_FILE } from "./_orch_paths.ts";
 import { orchRuntime } from "./_orch_runtime.ts";
 import { checkStaleness } from "./_orch_stale.ts";
-import { readCappedFile } from "./_read_capped_file.ts";
+import { readPrivateFile } from "./read_private_file.ts";
 
 const WRITERS = new Set(["Write", "Edit", "MultiEdit"]);
 const MAX_BYTES = 1024 * 1024;
@@ -45,7 +45,7 @@ export function orchestrationPostToolUse(ctx: HookContext): string | null {
   const run = rt.layout.runs.find((r) => resolve(r.path) === absolute);
   if (run === undefined) return null;
 
-  const read = readCappedFile(run.path, MAX_BYTES);
+  const read = readPrivateFile(run.path, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
   const text: string | null = read.ok ? read.text : null;
   const state = readOrchestrationResumption(run.path, text === null ? { maxBytes: MAX_BYTES } : { text, maxBytes: MAX_BYTES });
   const before = previousText(input.tool_name, toolInput, record(input.tool_response), text);

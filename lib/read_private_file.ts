@@ -6,6 +6,12 @@ export interface ReadPrivateFileOptions {
   maxBytes?: number;
   /** Require the file to be owned by the current user (POSIX). Default true. */
   requireOwner?: boolean;
+  /**
+   * Follow a symbolic link instead of refusing it. Default false. Files a project may hold as
+   * links (its config, ORCHESTRATION.yaml) set it; the open still never blocks and only a regular
+   * file is read, so a link to /dev/zero or a FIFO cannot hang the hook.
+   */
+  followLinks?: boolean;
 }
 
 /** Result of {@linkcode readPrivateFile}. */
@@ -32,11 +38,14 @@ export function readPrivateFile(path: string, options: ReadPrivateFileOptions = 
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | (options.followLinks ? 0 : O_NOFOLLOW) | O_NONBLOCK);
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, reason: "missing", message: `No file at ${path}` };
+    // Followed links end in ELOOP only when they loop: nothing to read, like a missing file.
+    if (options.followLinks && code === "ELOOP") return { ok: false, reason: "missing", message: `No file at ${path}: a link loop` };
     if (code === "ELOOP" || code === "EMLINK") return { ok: false, reason: "symlink", message: `Refusing ${path}: it is a symbolic link` };
+    if (code === "ENXIO" || code === "EISDIR") return { ok: false, reason: "not_regular", message: `Refusing ${path}: not a regular file` };
     return { ok: false, reason: "unreadable", message: `Cannot open ${path}: ${code ?? String(err)}` };
   }
   try {

@@ -6,7 +6,7 @@
  */
 
 import { existsSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homeDir } from "./home_dir.ts";
 import { join, resolve } from "node:path";
 import { type LoadedConfig, loadConfig } from "./load_config.ts";
 import { findOrchestrationLayout } from "./orchestration_layout.ts";
@@ -41,7 +41,7 @@ export function resolveEnv(options: VerbEnv = {}): ResolvedEnv {
   const env = options.env ?? process.env;
   return {
     cwd: options.cwd ?? process.cwd(),
-    homeDir: options.homeDir ?? (env.HOME || env.USERPROFILE || homedir()),
+    homeDir: options.homeDir ?? homeDir(env),
     env,
     platform: options.platform ?? process.platform,
     now: options.now ?? new Date(),

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { HookContext } from "./handle_hook.ts";
 import type { PostCompactInput, PreCompactInput } from "./hook_types.ts";
 import { contextFill } from "./context_fill.ts";
@@ -40,7 +39,7 @@ export function writeOrchCheckpoint(
   const missingFiles: string[] = [];
   const fill = fillBeforeCompaction(ctx, rt, missingFiles);
   ensureOrchDirs(rt.paths);
-  const compactionId = options.compactionId ?? randomUUID();
+  const compactionId = options.compactionId ?? globalThis.crypto.randomUUID();
   let checkpoint: Checkpoint | undefined;
   const created = createCheckpointFile(rt.paths.checkpointsDir, (n) => {
     const built = buildCheckpoint({

@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { homedir } from "node:os";
+import { homeDir } from "./home_dir.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { HookContext } from "./handle_hook.ts";
 import { type DispatchFile, dispatchFile } from "./dispatch_file.ts";
@@ -44,7 +44,7 @@ const MD_PATH = /(?:^|[\s(<[`'"])((?:~\/|\.{1,2}\/|\/|[A-Za-z0-9_.-]+\/)[^\s()<>
 export function dispatchActiveFiles(ctx: HookContext, options: DispatchActiveFilesOptions = {}): HandlerFiles {
   const max = options.max ?? 20;
   const config = ctx.config().dispatch;
-  const home = ctx.env.HOME || homedir();
+  const home = homeDir(ctx.env);
   const toPath = (p: string): string => p.startsWith("~/") ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(ctx.projectDir, p);
   let stateFile: string | null = null;
   const candidates: string[] = [];

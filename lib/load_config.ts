@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
+import { homeDir } from "./home_dir.ts";
 import { join, resolve } from "node:path";
 import { expandHome, expandHomeKeys, mergeLayer } from "./_config_merge.ts";
 import { CONFIG_SCHEMA, HOME_EXPANDED_KEYS } from "./_config_schema.ts";
@@ -161,7 +161,7 @@ const FILE_NAME = join(".claude", "rehydrate.json");
  */
 export function loadConfig(projectDir: string, options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
-  const home = options.homeDir ?? (env.HOME || homedir());
+  const home = options.homeDir ?? homeDir(env);
   const config = defaultConfig();
   const issues: ConfigIssue[] = [];
   const sources: string[] = [];

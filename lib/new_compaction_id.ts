@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "./random_hex.ts";
 
 /**
  * A new id for one compaction: base-36 milliseconds then 12 random hex digits, so ids sort by
@@ -12,5 +12,5 @@ import { randomBytes } from "node:crypto";
  * ```
  */
 export function newCompactionId(now: Date): string {
-  return `${now.getTime().toString(36)}-${randomBytes(6).toString("hex")}`;
+  return `${now.getTime().toString(36)}-${randomHex(6)}`;
 }

@@ -1,5 +1,5 @@
 import { lstatSync, renameSync, unlinkSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { randomHex } from "./random_hex.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import type { RereadMarker } from "./reread_marker_write.ts";
 import { sessionKey } from "./session_key.ts";
@@ -60,7 +60,7 @@ export function consumeRereadMarker(
     log(`re-read marker refused: ${problem}`);
     return null;
   }
-  const taken = `${path}.consumed.${process.pid}.${randomBytes(4).toString("hex")}`;
+  const taken = `${path}.consumed.${process.pid}.${randomHex(4)}`;
   try {
     renameSync(path, taken);
   } catch {

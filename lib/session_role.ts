@@ -1,4 +1,4 @@
-import { homedir } from "node:os";
+import { homeDir } from "./home_dir.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import type { HookContext } from "./handle_hook.ts";
 import { readPrivateFile } from "./read_private_file.ts";
@@ -73,7 +73,7 @@ function isRegisteredHandler(ctx: HookContext, key: string): boolean {
 
 function namedDispatchFile(ctx: HookContext): string | null {
   const config = ctx.config().dispatch;
-  const home = ctx.env.HOME || homedir();
+  const home = homeDir(ctx.env);
   let named = ctx.env[config.env]?.trim() ?? "";
   if (named === "") {
     const text = readUserFile(config.dispatchPathFile, 4096);

@@ -1,4 +1,4 @@
-import { homedir } from "node:os";
+import { homeDir } from "./home_dir.ts";
 import { isAbsolute, join } from "node:path";
 
 /** Options for {@linkcode stateDir}. */
@@ -35,7 +35,7 @@ export interface StateDirOptions {
 export function stateDir(options: StateDirOptions = {}): string {
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
-  const home = options.homeDir ?? env.HOME ?? homedir();
+  const home = options.homeDir ?? homeDir(env);
   const fromEnv = env.REHYDRATE_STATE_DIR;
   if (fromEnv && isAbsolute(fromEnv)) return fromEnv;
   const configured = options.configured;

@@ -36,6 +36,25 @@ for (const file of FILES) {
   });
 }
 
+// Built-ins that cost a compiled hook milliseconds to load (node:crypto pulls in the streams stack,
+// about 4 ms; node:os, node:util and node:child_process about 1 ms each, measured for issue 6):
+// only command-line verbs may import them. Hooks use globalThis.crypto and lib/home_dir.ts.
+const HEAVY = /^node:(?:crypto|os|util|child_process|stream|zlib|readline|events|url)$/;
+const HEAVY_OK = /^lib[\\/](?:cli_|_doctor_)/;
+
+test("only command-line verbs import heavy built-ins (node:crypto, node:os, ...)", () => {
+  const offenders: string[] = [];
+  for (const file of FILES) {
+    if (HEAVY_OK.test(file)) continue;
+    for (const m of readFileSync(join(ROOT, file), "utf8").matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      if (HEAVY.test(spec)) offenders.push(`${file}: ${spec}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+  assert.ok(HEAVY.test("node:crypto") && !HEAVY.test("node:fs"), "the rule can fail");
+});
+
 test("the import check catches a package import (the rule can fail)", () => {
   const bad = 'import { parse } from "yaml";\nimport x from "./a.js";';
   const specs = [...bad.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);

@@ -7,6 +7,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stateDir } from "../../lib/state_dir.ts";
+import { homeDir } from "../../lib/home_dir.ts";
+import { randomHex } from "../../lib/random_hex.ts";
 import { ensurePrivateDir } from "../../lib/ensure_private_dir.ts";
 import { sessionKey } from "../../lib/session_key.ts";
 import { writeFileAtomic } from "../../lib/write_file_atomic.ts";
@@ -32,6 +34,25 @@ describe("stateDir()", () => {
   test("stateDir() ignores a relative REHYDRATE_STATE_DIR or XDG_STATE_HOME", () => {
     assert.equal(stateDir({ env: { REHYDRATE_STATE_DIR: "rel", XDG_STATE_HOME: "also-rel" }, homeDir: "/h", platform: "linux" }),
       join("/h", ".local", "state", "rehydrate"));
+  });
+});
+
+describe("homeDir() and randomHex()", () => {
+  test("homeDir() takes HOME, then USERPROFILE, then os.homedir()", async () => {
+    assert.equal(homeDir({ HOME: "/h", USERPROFILE: "C:\\u" }), "/h");
+    assert.equal(homeDir({ USERPROFILE: "C:\\u" }), "C:\\u");
+    const { homedir } = await import("node:os");
+    assert.equal(homeDir({}), homedir());
+  });
+  test("randomHex() gives 2n lowercase hex digits, different each time", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const h = randomHex(6);
+      assert.match(h, /^[0-9a-f]{12}$/);
+      seen.add(h);
+    }
+    assert.equal(seen.size, 200);
+    assert.equal(randomHex(0), "");
   });
 });
 

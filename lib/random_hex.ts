@@ -1,0 +1,17 @@
+/**
+ * `bytes` random bytes from the Web Crypto API as lowercase hex. Used for temp-file and claim
+ * names and compaction ids; `globalThis.crypto` exists in Bun, Deno and Node, where importing
+ * `node:crypto` would cost a compiled hook about 4 ms of start-up (it loads the streams stack).
+ *
+ * @example
+ * ```ts
+ * randomHex(4); // "9f03a1c2"
+ * ```
+ */
+export function randomHex(bytes: number): string {
+  const buf = new Uint8Array(bytes);
+  globalThis.crypto.getRandomValues(buf);
+  let out = "";
+  for (const b of buf) out += (b < 16 ? "0" : "") + b.toString(16);
+  return out;
+}

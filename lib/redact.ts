@@ -1,4 +1,4 @@
-import { REDACT_RULES } from "./_redact_rules.ts";
+import { ANY_HINT, REDACT_RULES } from "./_redact_rules.ts";
 import type { RedactionKind } from "./_redact_rules.ts";
 
 export type { RedactionKind } from "./_redact_rules.ts";
@@ -54,6 +54,7 @@ function ignore(_kind: RedactionKind): void {}
  */
 export function redact(text: string, options?: RedactOptions): string {
   const onRedact = options?.onRedact ?? ignore;
+  if (!ANY_HINT.test(text)) return text;
   let out = text;
   for (const rule of REDACT_RULES) {
     if (rule.hint(out)) out = rule.apply(out, onRedact);

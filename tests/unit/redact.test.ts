@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { redact } from "../../lib/redact.ts";
 import type { RedactionKind } from "../../lib/redact.ts";
 import { redactValue } from "../../lib/redact_value.ts";
+import { ANY_HINT, REDACT_RULES } from "../../lib/_redact_rules.ts";
+import { mulberry32 } from "./_rng.ts";
 
 const FIXTURES = join(import.meta.dirname!, "..", "fixtures", "redaction");
 
@@ -163,6 +165,68 @@ describe("redact() details", () => {
     for (const input of inputs) assert.equal(typeof redact(input), "string");
     // One unterminated block swallows the rest: everything after the first BEGIN is key material.
     assert.equal(redact(fill("-----BEGIN RSA PRIVATE KEY-----\n")), "[REDACTED:private-key]");
+  });
+});
+
+describe("redact()'s one-regex prefilter", () => {
+  // The rule loop without the prefilter: what redact() did before ANY_HINT, the oracle here.
+  const reference = (text: string): string => {
+    let out = text;
+    for (const rule of REDACT_RULES) if (rule.hint(out)) out = rule.apply(out, () => {});
+    return out;
+  };
+  const texts = (): string[] => {
+    const out: string[] = [];
+    for (const name of ["secrets.txt", "lookalikes.txt"]) {
+      for (const fields of fixtureLines(name)) for (const f of fields) out.push(f);
+    }
+    // Random text built from fragments of every hint, in random case, with noise between.
+    const rng = mulberry32(20261121);
+    const parts = ["PRIVATE KEY", "sk-ant-", "sk-", "hooks.slack.com", "://", "rk_live_", "sk_test_", "whsec_", "npm_", "AIza", "GOCSPX-",
+      "ghp_", "github_pat_", "xoxb-", "xapp-", "AKIA", "ASIA", "secret_access_key", "aws_secret", "eyJ", "Authorization", "Bearer ",
+      "password", "pwd", "token", "auth", "credential", "key", "cookie", "session", "signature", "dsn", "=", ": ", "x", "9", " ", "/"];
+    const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@ ";
+    for (let i = 0; i < 3000; i++) {
+      let t = "";
+      const n = 1 + Math.floor(rng() * 6);
+      for (let k = 0; k < n; k++) {
+        let p = parts[Math.floor(rng() * parts.length)];
+        if (rng() < 0.3) p = p.toLowerCase();
+        else if (rng() < 0.3) p = p.toUpperCase();
+        t += p;
+        for (let c = Math.floor(rng() * 25); c > 0; c--) t += chars[Math.floor(rng() * chars.length)];
+      }
+      out.push(t);
+    }
+    return out;
+  };
+
+  test("every rule's hint implies ANY_HINT, so the prefilter never skips a text a rule would look at", () => {
+    let hinted = 0;
+    for (const t of texts()) {
+      for (const rule of REDACT_RULES) {
+        if (rule.hint(t)) {
+          hinted++;
+          assert.ok(ANY_HINT.test(t), `rule ${rule.kind} hints at ${JSON.stringify(t)} but ANY_HINT does not match`);
+        }
+      }
+    }
+    assert.ok(hinted > 1000, `only ${hinted} hinted texts: the generator no longer exercises the rules`);
+  });
+
+  test("redact() gives what the rule loop without the prefilter gives", () => {
+    let changed = 0;
+    for (const t of texts()) {
+      const want = reference(t);
+      if (want !== t) changed++;
+      assert.equal(redact(t), want, JSON.stringify(t));
+    }
+    assert.ok(changed > 50, `only ${changed} texts redacted: the comparison would pass whatever redact() does`);
+  });
+
+  test("the prefilter can fail: a hint ANY_HINT missed would be caught", () => {
+    assert.equal(ANY_HINT.test("plain words, numbers 42 and a/path/file.ts"), false);
+    assert.equal(ANY_HINT.test("GOCSPX-abc"), true);
   });
 });
 

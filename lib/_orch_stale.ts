@@ -1,3 +1,4 @@
+import { redact } from "./redact.ts";
 import type { ResumptionState } from "./orchestration_resumption.ts";
 
 /** Whether the resumption section is up to date, and if not, why and what to update. */
@@ -91,7 +92,8 @@ function changedTopLevel(before: unknown, after: unknown): string[] {
   const b = after as Record<string, unknown>;
   const out: string[] = [];
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) out.push(key);
+    // Keys come from the file unredacted (ResumptionState.document is not redacted).
+    if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) out.push(redact(key));
   }
   return out;
 }

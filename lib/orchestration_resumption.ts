@@ -1,5 +1,6 @@
 import { parseYaml } from "./parse_yaml.ts";
-import { redactValue } from "./redact_value.ts";
+import { redact } from "./redact.ts";
+import { secretKeyKind } from "./_secret_key_name.ts";
 import { clip, oneLine } from "./_orch_format.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 
@@ -57,7 +58,10 @@ export interface ResumptionState {
   status: "ok" | "missing" | "unreadable" | "too_large" | "invalid";
   /** For `invalid`: the YAML error code and position, e.g. `MULTILINE_KEY at 8:4`. */
   error: string | null;
-  /** The whole parsed document (redacted), or `undefined`. */
+  /**
+   * The whole parsed document, or `undefined`. NOT redacted: only for comparing two versions of
+   * the file; every field below is redacted when it is taken out of it.
+   */
   document: unknown;
   workflowId: string | null;
   projectId: string | null;
@@ -111,8 +115,9 @@ const MAX_ITEMS = 50;
 /**
  * Reads the `resumption` section of an ORCHESTRATION.yaml (design note 003, schema v2.0) with
  * the header, phases and quality gates it refers to. Never throws: a missing, oversized or
- * invalid file gives a state whose `status` says so and whose fields are all `null`. The parsed
- * document goes through `redactValue` before anything is taken from it.
+ * invalid file gives a state whose `status` says so and whose fields are all `null`. Every string
+ * taken from the document is redacted (and one taken from under a secret-named key, such as an
+ * agent summary keyed `password_agent`, is replaced whole), as `redactValue` would.
  *
  * @example
  * ```ts
@@ -141,7 +146,9 @@ export function readOrchestrationResumption(
     state.error = `${e.code} at ${e.line}:${e.column}`;
     return fail(state, "invalid");
   }
-  const doc = redactValue(parsed.value);
+  // Redaction happens field by field as values are taken (str(), keyName()): walking the whole
+  // document cost a cold hook about 2 ms, for strings nothing ever shows.
+  const doc = parsed.value;
   state.document = doc;
   if (!isRecord(doc)) {
     state.error = "not a mapping";
@@ -195,7 +202,7 @@ function fill(s: ResumptionState, doc: Record<string, unknown>): void {
   s.lowestDimension = str(q.lowest_dimension, SHORT);
   const trajectory = record(q.score_history);
   for (const [gate, scores] of Object.entries(trajectory)) {
-    if (Array.isArray(scores)) s.trajectoryScoreCounts[gate] = scores.length;
+    if (Array.isArray(scores)) s.trajectoryScoreCounts[keyName(gate)] = scores.length;
   }
 
   if (Array.isArray(doc.phases)) {
@@ -209,8 +216,9 @@ function fill(s: ResumptionState, doc: Record<string, unknown>): void {
     s.phaseStartedAt = current.startedAt;
     if (s.phaseName === null) s.phaseName = current.name;
   }
-  for (const [name, g] of Object.entries(record(doc.quality_gates))) {
+  for (const [key, g] of Object.entries(record(doc.quality_gates))) {
     if (!isRecord(g)) continue;
+    const name = keyName(key);
     const iterations = Array.isArray(g.iterations) ? g.iterations.map(record) : [];
     const last = iterations[iterations.length - 1];
     s.gates.push({
@@ -224,7 +232,7 @@ function fill(s: ResumptionState, doc: Record<string, unknown>): void {
     });
   }
   if (s.gate !== null) {
-    const own = numList(trajectory[s.gate]);
+    const own = numList(Object.entries(trajectory).find(([k]) => keyName(k) === s.gate)?.[1]);
     const gate = s.gates.find((g) => g.name === s.gate);
     const scores = own.length > 0 ? own : gate?.scoreHistory ?? [];
     s.gateScoreCount = Math.max(own.length, gate?.scoreHistory.length ?? 0);
@@ -249,8 +257,8 @@ function fill(s: ResumptionState, doc: Record<string, unknown>): void {
     }
   }
   for (const [name, summary] of Object.entries(record(r.agent_summaries)).slice(0, MAX_ITEMS)) {
-    const text = str(isRecord(summary) ? summary.summary : summary, LONG / 2);
-    if (text !== null) s.agentSummaries.push({ name: clip(name, SHORT), summary: text });
+    const text = underKey(name, str(isRecord(summary) ? summary.summary : summary, LONG / 2));
+    if (text !== null) s.agentSummaries.push({ name: keyName(name), summary: text });
   }
   s.defectPatterns = (strList(record(r.defect_summary).recurring_patterns) ?? []).slice(0, MAX_ITEMS);
   if (Array.isArray(r.files_to_read)) {
@@ -290,9 +298,22 @@ function record(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {};
 }
 
+/** A map key shown as a name: redacted, on one line, capped. */
+function keyName(key: string): string {
+  return clip(oneLine(redact(key)), SHORT);
+}
+
+/** A value taken from under map key `key`: replaced whole when the key names a secret. */
+function underKey(key: string, value: string | null): string | null {
+  const kind = value === null ? undefined : secretKeyKind(key);
+  return kind === undefined ? value : `[REDACTED:${kind}]`;
+}
+
 function str(value: unknown, max: number): string | null {
   if (typeof value === "string") {
-    const text = oneLine(value);
+    // Redacted before it is put on one line and clipped, so a clip never splits a secret the
+    // rules would have recognised.
+    const text = oneLine(redact(value));
     return text === "" ? null : clip(text, max);
   }
   if (typeof value === "number" && Number.isFinite(value)) return String(value);

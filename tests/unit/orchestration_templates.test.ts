@@ -94,6 +94,32 @@ describe("readOrchestrationResumption()", () => {
     const s = readOrchestrationResumption("x", { text: "resumption:\n  next_step: deploy with GITHUB_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n" });
     assert.equal(s.nextStep, "deploy with GITHUB_TOKEN=[REDACTED:github-token]");
   });
+
+  test("redacts map keys it shows and replaces a value kept under a secret-named key whole", () => {
+    const key = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+    const text = [
+      "resumption:",
+      "  current_phase: 1",
+      `  quality_trajectory: {current_gate: ${key}, score_history: {${key}: [0.8, 0.9]}}`,
+      "  agent_summaries:",
+      "    password_agent: hunter2-the-summary",
+      "    reviewer: 'found sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123 in the logs'",
+      "quality_gates:",
+      `  ${key}: {status: open, score_history: [0.8, 0.9]}`,
+      "",
+    ].join("\n");
+    const s = readOrchestrationResumption("x", { text });
+    assert.equal(s.gate, "[REDACTED:github-token]");
+    assert.equal(s.gateScore, 0.9, "the gate is still found by its (redacted) name");
+    assert.equal(s.gateScoreCount, 2);
+    assert.deepEqual(Object.keys(s.trajectoryScoreCounts), ["[REDACTED:github-token]"]);
+    assert.deepEqual(s.gates.map((g) => g.name), ["[REDACTED:github-token]"]);
+    assert.deepEqual(s.agentSummaries, [
+      { name: "password_agent", summary: "[REDACTED:password]" },
+      { name: "reviewer", summary: "found [REDACTED:anthropic-key] in the logs" },
+    ]);
+    assert.doesNotMatch(JSON.stringify({ ...s, document: undefined }), /ghp_|hunter2|sk-ant/);
+  });
 });
 
 describe("the mid-quality-gate policy (OQ-R3)", () => {

@@ -1,31 +1,21 @@
 import type { RehydrateConfig } from "./load_config.ts";
 
 /**
- * The configuration used when no `.claude/rehydrate.json` sets a key. Every
- * value equals the `default` of the same key in `schemas/config.v1.json`
- * (a test checks both ways). Frozen: call {@linkcode defaultConfig} for a copy
- * you may change.
- *
- * @example
- * ```ts
- * DEFAULT_CONFIG.budget.maxChars; // 9500
- * ```
- */
-export const DEFAULT_CONFIG: Readonly<RehydrateConfig> = deepFreeze(defaultConfig());
-
-/**
- * Returns a fresh, mutable config equal to {@linkcode DEFAULT_CONFIG}, sharing
- * nothing with it. Paths are returned as written (`~/` not expanded);
- * `loadConfig` expands them.
+ * The configuration used when no `.claude/rehydrate.json` sets a key: a fresh,
+ * mutable object on every call, sharing nothing with any other. Every value
+ * equals the `default` of the same key in `schemas/config.v1.json` (a test
+ * checks both ways). Paths are returned as written (`~/` not expanded);
+ * `loadConfig` expands them. (There is no frozen shared copy: building and
+ * freezing one at start-up cost every hook about half a millisecond.)
  *
  * @example
  * ```ts
  * const config = defaultConfig();
- * config.debug = true; // does not touch DEFAULT_CONFIG
+ * config.debug = true; // the next defaultConfig() still has debug: false
  * ```
  */
 export function defaultConfig(): RehydrateConfig {
-  // A literal, not a clone of DEFAULT_CONFIG: cheaper on a hook's single cold call.
+  // A literal, not a clone: cheaper on a hook's single cold call.
   return {
     $schema: "https://rehydrate.dev/schemas/config.v1.json",
     debug: false,
@@ -63,12 +53,4 @@ export function defaultConfig(): RehydrateConfig {
     reread: { enforce: "auto" },
     contextWindow: { tokens: null },
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import type { HookContext } from "./handle_hook.ts";
 import { contextFill, type ContextFill } from "./context_fill.ts";
 import { readPrivateFile } from "./read_private_file.ts";
-import { redactValue } from "./redact_value.ts";
+import { redact } from "./redact.ts";
 import { xmlElement } from "./xml_element.ts";
 import { renderXml } from "./render_xml.ts";
 import { readOrchestrationResumption } from "./orchestration_resumption.ts";
@@ -128,17 +128,17 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
     fill_fraction: fraction === null ? null : Math.round(fraction * 10000) / 10000,
     tokens: fill.source === "none" ? null : fill.tokens,
     window: fill.window,
-    model: fill.model ?? null,
+    model: fill.model === undefined ? null : redact(fill.model),
     updated_at: ctx.now.toISOString(),
     resumption_status: stale.status,
     reminders_sent: level === "NOMINAL" ? 0 : sent,
     reminded_level: level === "NOMINAL" ? null : level,
     resumption_key: resumptionKey,
-    resumption_reasons: stale.reasons.slice(0, 10),
+    resumption_reasons: stale.reasons.slice(0, 10).map((r) => redact(r)),
   };
   ensureOrchDirs(rt.paths, { checkpoints: false });
   // A cache rewritten on every prompt: atomic, but not worth an fsync each time.
-  writeFileAtomic(rt.paths.monitorStatePath, JSON.stringify(redactValue(state), null, 2) + "\n", { sync: false });
+  writeFileAtomic(rt.paths.monitorStatePath, JSON.stringify(state, null, 2) + "\n", { sync: false });
 
   const alert = compactionAlertFor(ctx, rt, entries, view, { event: "UserPromptSubmit", reminders: true });
   const parts = [monitor, alert].filter((x): x is string => x !== null);

@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { type ConfigIssue, loadConfig } from "../../lib/load_config.ts";
-import { DEFAULT_CONFIG, defaultConfig } from "../../lib/default_config.ts";
+import { defaultConfig } from "../../lib/default_config.ts";
+
+const DEFAULT_CONFIG = defaultConfig();
 import { CONFIG_SCHEMA } from "../../lib/_config_schema.ts";
 import { validateSchema } from "../../lib/validate_schema.ts";
 import { isDateTime } from "../../lib/_schema_check.ts";
@@ -208,13 +210,15 @@ describe("loadConfig()", () => {
     assert.equal(loadConfig(w.project, { env: { HOME: w.home } }).config.debug, true);
   });
 
-  test("loadConfig() returns a config that shares nothing with DEFAULT_CONFIG", () => {
+  test("loadConfig() returns a config that shares nothing with the defaults or another load", () => {
     const w = world();
     const { config } = load(w);
     config.projects.manifestNames.push("x.md");
     config.orchestration.thresholds.warning = 0.1;
-    assert.deepEqual(DEFAULT_CONFIG.projects.manifestNames, ["01-planning/resume-context.md", "01-planning/_resume.md"]);
-    assert.equal(DEFAULT_CONFIG.orchestration.thresholds.warning, 0.6);
+    for (const fresh of [defaultConfig(), load(w).config]) {
+      assert.deepEqual(fresh.projects.manifestNames, ["01-planning/resume-context.md", "01-planning/_resume.md"]);
+      assert.equal(fresh.orchestration.thresholds.warning, 0.6);
+    }
   });
 
   test("loadConfig() loads every sample in tests/fixtures/config as its expected.json says", () => {

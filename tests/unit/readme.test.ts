@@ -4,7 +4,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_CONFIG } from "../../lib/default_config.ts";
+import { defaultConfig } from "../../lib/default_config.ts";
+
+const DEFAULT_CONFIG = defaultConfig();
 
 const ROOT = join(import.meta.dirname!, "..", "..");
 const START = "<!-- config-table:start (generated from schemas/config.v1.json by tests/unit/readme.test.ts) -->";

@@ -7,7 +7,9 @@ import { validateSchema } from "../../lib/validate_schema.ts";
 import type { JsonSchema } from "../../lib/validate_schema.ts";
 import { isDateTime } from "../../lib/_schema_check.ts";
 import { CONFIG_SCHEMA } from "../../lib/_config_schema.ts";
-import { DEFAULT_CONFIG } from "../../lib/default_config.ts";
+import { defaultConfig } from "../../lib/default_config.ts";
+
+const DEFAULT_CONFIG = defaultConfig();
 
 type Obj = Record<string, unknown>;
 
@@ -196,9 +198,11 @@ describe("config.v1.json and the defaults", () => {
     assert.deepEqual(fromSchema, structuredClone(DEFAULT_CONFIG));
   });
 
-  test("DEFAULT_CONFIG is frozen all the way down", () => {
-    assert.ok(Object.isFrozen(DEFAULT_CONFIG));
-    assert.ok(Object.isFrozen(DEFAULT_CONFIG.orchestration.thresholds));
-    assert.ok(Object.isFrozen(DEFAULT_CONFIG.projects.manifestNames));
+  test("defaultConfig() gives a fresh copy each call, sharing nothing", () => {
+    const a = defaultConfig();
+    const b = defaultConfig();
+    assert.deepEqual(a, b);
+    assert.notEqual(a.orchestration.thresholds, b.orchestration.thresholds);
+    assert.notEqual(a.projects.manifestNames, b.projects.manifestNames);
   });
 });

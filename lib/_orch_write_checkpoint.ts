@@ -85,7 +85,9 @@ function fillBeforeCompaction(
   } catch { /* no per-user state: the window comes from the transcript's model */ }
   const windowTokens = config.contextWindow.tokens ?? undefined;
   if (ctx.input.transcript_path) {
-    const fill = contextFill(ctx.input.transcript_path, { model, windowTokens, budgetBytes: config.transcript.scanBudgetBytes });
+    // Only the newest usage matters here (afterCompaction is not used): without stopAtUsage a
+    // session that never compacted had its whole scan budget read, about 8 ms at 1 MB.
+    const fill = contextFill(ctx.input.transcript_path, { model, windowTokens, budgetBytes: config.transcript.scanBudgetBytes, stopAtUsage: true });
     if (fill.source !== "none") return { fraction: round4(fill.fraction), tokens: fill.tokens, window: fill.window };
   }
   const read = readPrivateFile(rt.paths.monitorStatePath, { maxBytes: 64 * 1024 });

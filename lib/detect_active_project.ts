@@ -1,7 +1,7 @@
 import type { TranscriptRow } from "./transcript_row.ts";
 import type { DetectionEvidence } from "./_detect_evidence.ts";
 import { decay, type DetectionSource, evidenceOf, round3 } from "./_detect_source.ts";
-import { containsToken, forEachProjectIdInText, isProjectId } from "./_detect_paths.ts";
+import { forEachProjectIdInText, isProjectId } from "./_detect_paths.ts";
 
 /** How sure the detection is. */
 export type ProjectConfidence = "high" | "medium" | "low";
@@ -142,9 +142,15 @@ export function detectActiveProject(
     if (t.evidence.length < 10) t.evidence.push(e);
   };
   const ids = new Set<string>();
+  // Every known id as a whole token (no id character either side), in one native scan per text
+  // instead of one indexOf loop per known project. Ids are `NN-kebab-name`: nothing to escape.
+  const knownIds = known.length === 0 ? null : new RegExp(
+    `(?<![A-Za-z0-9_-])(?:${[...known].sort((a, b) => b.length - a.length).join("|")})(?![A-Za-z0-9_-])`,
+    "g",
+  );
   const collect = (text: string) => {
     forEachProjectIdInText(text, root, (id) => ids.add(id));
-    for (const id of known) if (!ids.has(id) && containsToken(text, id)) ids.add(id);
+    if (knownIds !== null) for (const m of text.matchAll(knownIds)) ids.add(m[0]);
   };
   let projectSkillRecent = false;
 

@@ -118,6 +118,17 @@ describe("detectActiveProject()", () => {
     assert.equal(detectActiveProject(rows), null);
     assert.equal(detectActiveProject(rows, { knownProjects: ["17-known"] })?.confidence, "low");
   });
+
+  test("counts a known id only as a whole token, and the longer of two ids that share a prefix", () => {
+    const said = (text: string, known: string[]) =>
+      detectActiveProject([{ type: "user", cwd: "/w", message: { role: "user", content: text } }], { knownProjects: known })?.id ?? null;
+    const known = ["17-known", "17-known-two", "03-a"];
+    assert.equal(said("open 17-known-two please", known), "17-known-two");
+    assert.equal(said("(17-known) first", known), "17-known");
+    assert.equal(said("x17-known and 17-knownx and 117-known and 17-known_", known), null);
+    assert.equal(said("see 03-a.", known), "03-a");
+    assert.equal(said("see 03-ab", known), null);
+  });
 });
 
 describe("detectWorkspace()", () => {

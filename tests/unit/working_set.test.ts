@@ -2,6 +2,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { workingSet, type WorkingSetItem } from "../../lib/working_set.ts";
+import { textPathTokens } from "../../lib/_detect_paths.ts";
+import { mulberry32 } from "./_rng.ts";
 import { scanTranscript } from "../../lib/scan_transcript.ts";
 import type { TranscriptRow } from "../../lib/transcript_row.ts";
 
@@ -120,5 +122,53 @@ describe("workingSet()", () => {
 
   test("returns nothing for no rows", () => {
     assert.deepEqual(workingSet([]), []);
+  });
+});
+
+describe("textPathTokens()", () => {
+  // The tokenizer before the lookahead was added (every word came back to the loop): the oracle.
+  const OLD = /(?:[A-Za-z]:[\\/]|~\/|\.\.?\/|\/)?[\w.@+-]+(?:[\\/]+[\w.@+-]+)*[\\/]?/g;
+  const FILE_NAME = /^[^/]*[^/.]\.[A-Za-z][A-Za-z0-9]{0,9}$/;
+  function oracle(text: string): string[] {
+    const out: string[] = [];
+    OLD.lastIndex = 0;
+    for (let m = OLD.exec(text); m !== null; m = OLD.exec(text)) {
+      let token = m[0];
+      const start = m.index;
+      const end = start + token.length;
+      if (text.startsWith("://", end) || (start > 0 && text[start - 1] === ":" && token.startsWith("/"))) continue;
+      if (start > 0 && (text[start - 1] === "@" || text[start - 1] === "/")) continue;
+      while (token.length > 0 && (token.endsWith(".") || token.endsWith("/") || token.endsWith("\\") || token.endsWith("-"))) token = token.slice(0, -1);
+      if (token.length < 3) continue;
+      if (!token.includes("/") && !token.includes("\\") && !FILE_NAME.test(token)) continue;
+      out.push(token);
+    }
+    return out;
+  }
+  const tokens = (text: string): string[] => {
+    const out: string[] = [];
+    textPathTokens(text, (t) => void out.push(t));
+    return out;
+  };
+
+  test("finds the same tokens as the word-by-word tokenizer on 5,000 generated texts", () => {
+    const rng = mulberry32(6);
+    const parts = ["src/a.ts", "C:\\x\\y.md", "/etc/hosts", "app.js", "~/notes.txt", "./b.py", "../c/d", "e.g.", "https://x.io/a.md", "user@host.com",
+      "a:b/c", "x://y", "file.ts:12", "v1.2", "word", "::", "~", "-", ".", "/", "\\", "@", ":", " ", " ", "\n", ",", "(", ")", "é", "日本"];
+    let found = 0;
+    for (let i = 0; i < 5000; i++) {
+      let t = "";
+      for (let k = Math.floor(rng() * 12); k >= 0; k--) t += parts[Math.floor(rng() * parts.length)] + (rng() < 0.5 ? " " : "");
+      const want = oracle(t);
+      found += want.length;
+      assert.deepEqual(tokens(t), want, JSON.stringify(t));
+    }
+    assert.ok(found > 5000, `only ${found} tokens: the comparison is too weak`);
+  });
+
+  test("stops when the callback returns false", () => {
+    const seen: string[] = [];
+    textPathTokens("a/b.ts c/d.ts e/f.ts", (t) => seen.push(t) < 2);
+    assert.deepEqual(seen, ["a/b.ts", "c/d.ts"]);
   });
 });

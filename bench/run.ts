@@ -168,7 +168,9 @@ function transcript(mb: number): { path: string; bytes: number; seconds: number 
 function freshSandbox(pristine: string): void {
   rmSync(SANDBOX, { recursive: true, force: true });
   mkdirSync(SANDBOX, { recursive: true });
-  cpSync(pristine, WS, { recursive: true });
+  // Timestamps kept: a real workspace's files are not minutes old, and a file modified in the last
+  // seconds is never cached (lib/_orch_resumption_cache.ts).
+  cpSync(pristine, WS, { recursive: true, preserveTimestamps: true });
   rmSync(join(WS, ".done"), { force: true });
   mkdirSync(STATE, { recursive: true, mode: 0o700 });
   mkdirSync(HOME, { recursive: true, mode: 0o700 });

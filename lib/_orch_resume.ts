@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { OrchestrationRun } from "./orchestration_layout.ts";
-import { readOrchestrationResumption } from "./orchestration_resumption.ts";
+import { readOrchestrationResumption, type ResumptionState } from "./orchestration_resumption.ts";
 import { renderResumePrompt } from "./orchestration_resume_prompt.ts";
 import { type CheckpointEntry, isUnacknowledged } from "./_orch_checkpoints.ts";
 import { relativePath } from "./_orch_format.ts";
@@ -11,9 +11,9 @@ export function resumePromptFor(
   projectDir: string,
   run: OrchestrationRun,
   entries: CheckpointEntry[],
-  options: { maxChars?: number } = {},
+  options: { maxChars?: number; read?: (path: string) => ResumptionState } = {},
 ): string {
-  const state = readOrchestrationResumption(run.path);
+  const state = (options.read ?? readOrchestrationResumption)(run.path);
   const own = entries.filter((e) => e.data !== null && e.data.orchestration_file === run.relPath);
   const newest = own.length > 0 ? own[own.length - 1] : null;
   const session = newest?.data?.session_id;

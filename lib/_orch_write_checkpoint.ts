@@ -4,7 +4,8 @@ import { contextFill } from "./context_fill.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import { redact } from "./redact.ts";
 import { redactValue } from "./redact_value.ts";
-import { readOrchestrationResumption, type ResumptionState } from "./orchestration_resumption.ts";
+import type { ResumptionState } from "./orchestration_resumption.ts";
+import { readResumptionCached } from "./_orch_resumption_cache.ts";
 import type { Checkpoint } from "./_orch_checkpoints.ts";
 import { buildCheckpoint } from "./_orch_build_checkpoint.ts";
 import { createCheckpointFile } from "./_orch_create_checkpoint.ts";
@@ -35,7 +36,7 @@ export function writeOrchCheckpoint(
   options: { compactSummary?: string; compactionId?: string } = {},
 ): WrittenCheckpoint {
   const input = ctx.input as PreCompactInput | PostCompactInput;
-  const state = readOrchestrationResumption(rt.layout.active.path);
+  const state = readResumptionCached(ctx, rt.layout.active.path);
   const missingFiles: string[] = [];
   const fill = fillBeforeCompaction(ctx, rt, missingFiles);
   ensureOrchDirs(rt.paths);

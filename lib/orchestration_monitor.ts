@@ -5,7 +5,7 @@ import { readPrivateFile } from "./read_private_file.ts";
 import { redact } from "./redact.ts";
 import { xmlElement } from "./xml_element.ts";
 import { renderXml } from "./render_xml.ts";
-import { readOrchestrationResumption } from "./orchestration_resumption.ts";
+import { readResumptionCached } from "./_orch_resumption_cache.ts";
 import { listCheckpoints } from "./_orch_checkpoints.ts";
 import { clip, percent } from "./_orch_format.ts";
 import { ensureOrchDirs, orchRuntime } from "./_orch_runtime.ts";
@@ -109,7 +109,7 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
     Array.isArray(prior.resumption_reasons) && prior.resumption_reasons.every((r) => typeof r === "string");
   const stale: StaleReport = reuse
     ? { status: prior!.resumption_status!, reasons: prior!.resumption_reasons!.slice(0, 10), fields: [] }
-    : checkStaleness(readOrchestrationResumption(rt.layout.active.path), { newestCheckpoint: runNewest });
+    : checkStaleness(readResumptionCached(ctx, rt.layout.active.path), { newestCheckpoint: runNewest });
 
   let sent = 0;
   if (prior && level !== "NOMINAL" && prior.session_id === ctx.input.session_id && prior.reminded_level === level && typeof prior.reminders_sent === "number") {

@@ -5,6 +5,7 @@ import { orchRuntime } from "./_orch_runtime.ts";
 import { readSessionView, recordDelivery, type SessionView } from "./_orch_session.ts";
 import { compactionAlertFor } from "./_orch_alert_delivery.ts";
 import { resumePromptFor, runOfCheckpoint } from "./_orch_resume.ts";
+import { readResumptionCached } from "./_orch_resumption_cache.ts";
 
 /** Options for {@linkcode orchestrationSessionStart}. */
 export interface OrchestrationSessionStartOptions {
@@ -50,7 +51,7 @@ export function orchestrationSessionStart(ctx: HookContext, options: Orchestrati
   }
   const newest = unacked[unacked.length - 1];
   const run = runOfCheckpoint(rt.layout.runs, newest) ?? rt.layout.active;
-  const text = resumePromptFor(ctx.projectDir, run, entries, { maxChars: options.maxChars });
+  const text = resumePromptFor(ctx.projectDir, run, entries, { maxChars: options.maxChars, read: (p) => readResumptionCached(ctx, p) });
   if (view !== null) {
     recordDelivery(ctx, view, { event: "SessionStart", kind: "orchestration-resume", chars: text.length, compaction_id: deliveryKey(newest) });
   }

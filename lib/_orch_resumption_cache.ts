@@ -1,0 +1,84 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import type { HookContext } from "./handle_hook.ts";
+import { ensurePrivateDir } from "./ensure_private_dir.ts";
+import { readOrchestrationResumption, type ResumptionState } from "./orchestration_resumption.ts";
+import { readPrivateFile } from "./read_private_file.ts";
+import { writeFileAtomic } from "./write_file_atomic.ts";
+
+/** Format of the cache file; another version is ignored. */
+const VERSION = 1;
+/**
+ * A file modified this recently is never cached ("racy", as git calls it): on a filesystem with
+ * coarse timestamps (FAT: 2 s) a second edit of the same size could keep the same signature.
+ */
+const RACY_MS = 3000;
+
+interface CacheFile {
+  v: number;
+  file: string;
+  key: string;
+  state: ResumptionState;
+}
+
+/**
+ * `readOrchestrationResumption(path)` through a per-user cache: the parsed, redacted state of an
+ * ORCHESTRATION.yaml is kept in `<stateDir>/cache/` under the file's signature (device, inode,
+ * size, mtime and ctime), so the hooks that follow the one that parsed it (PostCompact after
+ * PreCompact, SessionStart, the prompt after a compaction) read a small JSON file instead of
+ * parsing the YAML again, which cost a cold hook 2-4 ms. Any doubt (no state directory, a
+ * missing, corrupt or foreign cache file, another signature) parses the file. The returned state
+ * has no `document` (callers that compare documents, the PostToolUse staleness check, parse
+ * directly). Never throws.
+ *
+ * @example
+ * ```ts
+ * const state = readResumptionCached(ctx, "/repo/projects/PROJ-001/ORCHESTRATION.yaml");
+ * state.nextStep; // same as readOrchestrationResumption(path).nextStep
+ * ```
+ */
+export function readResumptionCached(ctx: HookContext, path: string): ResumptionState {
+  let key: string;
+  let mtimeMs: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return { ...readOrchestrationResumption(path), document: undefined };
+    key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    mtimeMs = Math.max(st.mtimeMs, st.ctimeMs);
+  } catch {
+    return { ...readOrchestrationResumption(path), document: undefined };
+  }
+  let cachePath: string | null = null;
+  try {
+    const dir = join(ctx.stateDir(), "cache");
+    cachePath = join(dir, `orchestration-${fnv1a(path)}.json`);
+    const read = readPrivateFile(cachePath, { maxBytes: 512 * 1024 });
+    if (read.ok) {
+      const c = JSON.parse(read.text) as Partial<CacheFile>;
+      if (c.v === VERSION && c.file === path && c.key === key && typeof c.state === "object" && c.state !== null) {
+        return { ...c.state, document: undefined };
+      }
+    }
+  } catch { /* no state directory or a corrupt cache: parse */ }
+  const state: ResumptionState = { ...readOrchestrationResumption(path), document: undefined };
+  if (cachePath !== null && ctx.now.getTime() - mtimeMs > RACY_MS) {
+    try {
+      ensurePrivateDir(join(ctx.stateDir(), "cache"));
+      const entry: CacheFile = { v: VERSION, file: path, key, state };
+      writeFileAtomic(cachePath, JSON.stringify(entry), { sync: false });
+    } catch (err) {
+      ctx.log(`orchestration cache not written: ${(err as Error).message}`);
+    }
+  }
+  return state;
+}
+
+/** 32-bit FNV-1a of `text` as 8 hex digits: a file name for a path (the path itself is checked). */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}

@@ -9,8 +9,10 @@ import { writeFileAtomic } from "./write_file_atomic.ts";
 /** Format of the cache file; another version is ignored. */
 const VERSION = 1;
 /**
- * A file modified this recently is never cached ("racy", as git calls it): on a filesystem with
- * coarse timestamps (FAT: 2 s) a second edit of the same size could keep the same signature.
+ * A file whose content changed this recently (mtime) is never cached ("racy", as git calls it):
+ * on a filesystem with coarse timestamps (FAT: 2 s) a second edit of the same size could keep the
+ * same signature. The ctime is in the signature but not in this test: a copy or chmod moves it
+ * without changing the content.
  */
 const RACY_MS = 3000;
 
@@ -44,7 +46,7 @@ export function readResumptionCached(ctx: HookContext, path: string): Resumption
     const st = statSync(path);
     if (!st.isFile()) return { ...readOrchestrationResumption(path), document: undefined };
     key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-    mtimeMs = Math.max(st.mtimeMs, st.ctimeMs);
+    mtimeMs = st.mtimeMs;
   } catch {
     return { ...readOrchestrationResumption(path), document: undefined };
   }

@@ -31,6 +31,21 @@ const SCAN_FLOW = 3;
 
 const KEY_MAX_CHARS = 1024;
 
+// Native scans instead of per-character loops: in a cold process every JS operation runs in the
+// interpreter, while a regex or indexOf runs natively. Shared and stateful (lastIndex): each is
+// set and read back with nothing in between.
+// The first stop of a plain scalar's line: a line break, a `:` ending a key, a ` #` comment.
+const PLAIN_STOP_RE = /\n|:(?=[ \t\n]|$)|[ \t]#/g;
+// The same inside a flow collection, where `,[]{}` also stop it and end a key's `:`.
+const FLOW_PLAIN_STOP_RE = /\n|:(?=[ \t\n,[\]{}]|$)|[ \t]#|[,[\]{}]/g;
+// The characters a single- or double-quoted scalar must look at.
+const SQ_STOP_RE = /['\n]/g;
+const DQ_STOP_RE = /["\\\n]/g;
+// Blank and comment-only lines, each with its line break.
+const BLANK_LINES_RE = /(?:[ \t]*(?:#[^\n]*)?\n)*/y;
+const SPACES_RE = / */y;
+const SPACES_TABS_RE = /[ \t]*/y;
+
 function isFlowIndicator(c: string | undefined): boolean {
   return c === "," || c === "[" || c === "]" || c === "{" || c === "}";
 }
@@ -111,6 +126,10 @@ export class YamlParser {
   finishLine(): void {
     const src = this.src;
     let i = this.pos;
+    if (src[i] === "\n") {
+      this.pos = i + 1;
+      return;
+    }
     while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
     const prev = src[i - 1];
     if (src[i] === "#" && (i === 0 || prev === " " || prev === "\t" || prev === "\n")) {
@@ -127,41 +146,31 @@ export class YamlParser {
   nextContent(): number {
     const src = this.src;
     const len = this.len;
-    let i = this.pos;
-    while (i < len) {
-      const lineStart = i;
-      while (i < len && src[i] === " ") i++;
-      const ind = i - lineStart;
-      let tabAt = -1;
-      while (i < len && (src[i] === " " || src[i] === "\t")) {
-        if (tabAt === -1 && src[i] === "\t") tabAt = i;
-        i++;
+    BLANK_LINES_RE.lastIndex = this.pos;
+    BLANK_LINES_RE.test(src);
+    const lineStart = BLANK_LINES_RE.lastIndex;
+    SPACES_RE.lastIndex = lineStart;
+    SPACES_RE.test(src);
+    const i = SPACES_RE.lastIndex;
+    // What follows the indentation is content, or the last line's comment or blanks (the lines
+    // ending with a line break were all skipped above).
+    let c = src[i];
+    if (c === "\t") {
+      SPACES_TABS_RE.lastIndex = i;
+      SPACES_TABS_RE.test(src);
+      c = src[SPACES_TABS_RE.lastIndex];
+      if (c !== undefined && c !== "#") {
+        this.fail("TAB_INDENT", i, "Cannot parse YAML: tabs are not allowed in indentation");
       }
-      if (i >= len) break;
-      const c = src[i];
-      if (c === "\n") {
-        i++;
-        continue;
-      }
-      if (c === "#") {
-        const nl = src.indexOf("\n", i);
-        if (nl === -1) {
-          i = len;
-          break;
-        }
-        i = nl + 1;
-        continue;
-      }
-      if (tabAt !== -1) {
-        this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
-      }
-      this.pos = i;
-      this.indent = ind;
-      return ind;
     }
-    this.pos = len;
-    this.indent = -1;
-    return -1;
+    if (c === undefined || c === "#") {
+      this.pos = len;
+      this.indent = -1;
+      return -1;
+    }
+    this.pos = i;
+    this.indent = i - lineStart;
+    return this.indent;
   }
 
   /** finishLine() + nextContent(). */
@@ -208,15 +217,18 @@ export class YamlParser {
     const src = this.src;
     let i = this.pos;
     this.tabAt = -1;
-    while (i < this.len && (src[i] === " " || src[i] === "\t")) {
-      if (src[i] === "\t" && this.tabAt === -1) this.tabAt = i;
-      i++;
+    // Usually a single space separates the indicator from the value.
+    if (src[i] === " ") i++;
+    let c = src[i];
+    while (c === " " || c === "\t") {
+      if (c === "\t" && this.tabAt === -1) this.tabAt = i;
+      c = src[++i];
     }
-    if (i >= this.len || src[i] === "\n" || src[i] === "#") {
+    if (c === undefined || c === "\n" || c === "#") {
       this.pos = i;
       this.toNextContent();
       const ind = this.indent;
-      if (ind < 0 || this.isMarker(this.pos)) return null;
+      if (ind < 0 || (ind === 0 && this.isMarker(this.pos))) return null;
       if (ind > parentIndent) return this.parseNode(parentIndent, ctx, false);
       if (
         ind === parentIndent && ctx === CTX_MAP_VALUE && src[this.pos] === "-" &&
@@ -235,7 +247,6 @@ export class YamlParser {
     const src = this.src;
     const start = this.pos;
     const c = src[start];
-    const col = start - this.lineStartOf(start);
     const collectionsHere = !inline || ctx === CTX_SEQ_ITEM;
     const tabAt = inline ? this.tabAt : -1;
     switch (c) {
@@ -266,7 +277,7 @@ export class YamlParser {
             return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: a sequence cannot start on the line of its key");
           }
           if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
-          return this.parseBlockSeq(col, false);
+          return this.parseBlockSeq(start - this.lineStartOf(start), false);
         }
         break;
       case "[":
@@ -293,7 +304,7 @@ export class YamlParser {
             return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
           }
           if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
-          return this.parseBlockMap(col, s, start, i);
+          return this.parseBlockMap(start - this.lineStartOf(start), s, start, i);
         }
         this.toNextContent();
         return s;
@@ -306,6 +317,7 @@ export class YamlParser {
         return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
       }
       if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
+      const col = start - this.lineStartOf(start);
       return this.parseBlockMap(col, plainKeyToString(src.slice(start, this.scanEnd)), start, this.scanAt);
     }
     const text = this.plainMultiline(start, parentIndent + 1, false);
@@ -319,33 +331,24 @@ export class YamlParser {
    */
   scanPlainLine(i: number, inFlow: boolean): void {
     const src = this.src;
-    const len = this.len;
-    let end = i;
+    const re = inFlow ? FLOW_PLAIN_STOP_RE : PLAIN_STOP_RE;
+    re.lastIndex = i;
+    let at: number;
     let stop = SCAN_EOL;
-    for (; i < len; i++) {
-      const c = src[i];
-      if (c === "\n") break;
-      if (c === ":") {
-        const n = src[i + 1];
-        if (i + 1 >= len || n === " " || n === "\t" || n === "\n" || (inFlow && isFlowIndicator(n))) {
-          stop = SCAN_KEY;
-          break;
-        }
-      } else if (c === " " || c === "\t") {
-        if (src[i + 1] === "#") {
-          stop = SCAN_COMMENT;
-          break;
-        }
-        continue;
-      } else if (inFlow && isFlowIndicator(c)) {
-        stop = SCAN_FLOW;
-        break;
-      }
-      end = i + 1;
-    }
+    if (re.test(src)) {
+      at = re.lastIndex - 1;
+      const c = src[at];
+      if (c === ":") stop = SCAN_KEY;
+      else if (c === "#") {
+        stop = SCAN_COMMENT;
+        at--;
+      } else if (c !== "\n") stop = SCAN_FLOW;
+    } else at = this.len;
+    let end = at;
+    while (end > i && (src[end - 1] === " " || src[end - 1] === "\t")) end--;
     this.scanEnd = end;
     this.scanStop = stop;
-    this.scanAt = i;
+    this.scanAt = at;
   }
 
   /**
@@ -365,24 +368,32 @@ export class YamlParser {
       let blank = 0;
       let ind = 0;
       let contentAt = -1;
+      let lineStart = i;
       while (i < len) {
-        const ls = i;
-        while (i < len && src[i] === " ") i++;
-        ind = i - ls;
-        // Like `yaml`, a line led by a tab below the continuation indent ends the scalar.
-        if (!inFlow && ind < minIndent && src[i] === "\t") break;
-        while (i < len && (src[i] === " " || src[i] === "\t")) i++;
-        if (i < len && src[i] === "\n") {
+        lineStart = i;
+        SPACES_RE.lastIndex = i;
+        SPACES_RE.test(src);
+        i = SPACES_RE.lastIndex;
+        ind = i - lineStart;
+        let c = src[i];
+        if (c === "\t") {
+          // Like `yaml`, a line led by a tab below the continuation indent ends the scalar.
+          if (!inFlow && ind < minIndent) break;
+          SPACES_TABS_RE.lastIndex = i;
+          SPACES_TABS_RE.test(src);
+          i = SPACES_TABS_RE.lastIndex;
+          c = src[i];
+        }
+        if (c === "\n") {
           blank++;
           i++;
           continue;
         }
-        if (i < len) contentAt = i;
+        if (c !== undefined) contentAt = i;
         break;
       }
       if (contentAt === -1) break;
-      const lineStart = this.lineStartOf(contentAt);
-      if (src[contentAt] === "#" || this.isMarker(lineStart)) break;
+      if (src[contentAt] === "#" || (ind === 0 && this.isMarker(lineStart))) break;
       if (inFlow) {
         if (isFlowIndicator(src[contentAt]) || src[contentAt] === ":") break;
         if (ind < minIndent) {
@@ -421,9 +432,11 @@ export class YamlParser {
         this.fail("DUPLICATE_KEY", keyStart, `Cannot parse YAML: duplicate key ${JSON.stringify(key)}`);
       }
       this.pos = colon + 1;
-      setKey(obj, key, this.parseValue(m, CTX_MAP_VALUE));
+      const value = this.parseValue(m, CTX_MAP_VALUE);
+      if (key === "__proto__") setKey(obj, key, value);
+      else obj[key] = value;
       const ind = this.indent;
-      if (ind < m || this.isMarker(this.pos)) break;
+      if (ind < m || (ind === 0 && this.isMarker(this.pos))) break;
       if (ind > m) this.fail("BAD_INDENT", this.pos, "Cannot parse YAML: mapping entries must start at the same column");
       keyStart = this.pos;
       if (src[keyStart] === "-" && this.isWsOrEnd(keyStart + 1)) {
@@ -496,7 +509,7 @@ export class YamlParser {
       this.pos++;
       arr.push(this.parseValue(s, CTX_SEQ_ITEM));
       const ind = this.indent;
-      if (ind < s || this.isMarker(this.pos)) break;
+      if (ind < s || (ind === 0 && this.isMarker(this.pos))) break;
       if (ind > s) this.fail("BAD_INDENT", this.pos, "Cannot parse YAML: sequence items must start at the same column");
       if (src[this.pos] === "-" && this.isWsOrEnd(this.pos + 1)) continue;
       if (compact) break;
@@ -514,17 +527,20 @@ export class YamlParser {
    */
   parseQuoted(parentIndent: number): string {
     const src = this.src;
-    const len = this.len;
     const start = this.pos;
     const q = src[start];
     const dq = q === '"';
+    const re = dq ? DQ_STOP_RE : SQ_STOP_RE;
     let out = "";
     let i = start + 1;
     let seg = i;
     for (;;) {
-      if (i >= len) {
+      // Jump to the next quote, backslash (double-quoted only) or line break.
+      re.lastIndex = i;
+      if (!re.test(src)) {
         return this.fail("UNTERMINATED_STRING", start, "Cannot parse YAML: missing closing quote");
       }
+      i = re.lastIndex - 1;
       const c = src[i];
       if (c === q) {
         if (!dq && src[i + 1] === "'") {
@@ -573,9 +589,7 @@ export class YamlParser {
         i = this.foldQuotedBreak(i, start, parentIndent);
         out += this.scanEnd === 0 ? " " : "\n".repeat(this.scanEnd);
         seg = i;
-        continue;
       }
-      i++;
     }
   }
 

@@ -20,20 +20,36 @@ const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 export function resolvePlain(s: string): unknown {
   if (s.length === 0) return null;
   const c = s.charCodeAt(0);
-  // Only these first characters can start a non-string core-schema scalar.
-  const interesting = (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46 || c === 126 ||
-    c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70;
-  if (!interesting) return s;
-  if (NULL_RE.test(s)) return null;
-  if (BOOL_RE.test(s)) return c === 116 || c === 84;
-  if (INT_OCT_RE.test(s)) return parseInt(s.substring(2), 8);
-  if (INT_RE.test(s)) return parseInt(s, 10);
-  if (INT_HEX_RE.test(s)) return parseInt(s.substring(2), 16);
-  if (FLOAT_NAN_RE.test(s)) {
-    if (s.slice(-3).toLowerCase() === "nan") return NaN;
-    return c === 45 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  // Each regex is tried only for the first characters it can match (they never overlap).
+  if (c >= 48 && c <= 57) {
+    // A digit: decimal, 0o, 0x integer or float.
+    if (INT_RE.test(s)) return parseInt(s, 10);
+    if (c === 48 && s.length > 2) {
+      const c1 = s.charCodeAt(1);
+      if (c1 === 111 && INT_OCT_RE.test(s)) return parseInt(s.substring(2), 8);
+      if (c1 === 120 && INT_HEX_RE.test(s)) return parseInt(s.substring(2), 16);
+    }
+    if (FLOAT_RE.test(s) || FLOAT_EXP_RE.test(s)) return parseFloat(s);
+    return s;
   }
-  if (FLOAT_EXP_RE.test(s) || FLOAT_RE.test(s)) return parseFloat(s);
+  if (c === 43 || c === 45 || c === 46) {
+    // `+`, `-` or `.`: signed integer, float, infinity or NaN.
+    if (c !== 46 && INT_RE.test(s)) return parseInt(s, 10);
+    if (FLOAT_NAN_RE.test(s)) {
+      if (s.slice(-3).toLowerCase() === "nan") return NaN;
+      return c === 45 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    }
+    if (FLOAT_RE.test(s) || FLOAT_EXP_RE.test(s)) return parseFloat(s);
+    return s;
+  }
+  if (c === 126 || c === 110 || c === 78) {
+    // `~`, `n`, `N`: null.
+    return (s.length === 1 || s.length === 4) && NULL_RE.test(s) ? null : s;
+  }
+  if (c === 116 || c === 84 || c === 102 || c === 70) {
+    // `t`, `T`, `f`, `F`: booleans.
+    if ((s.length === 4 || s.length === 5) && BOOL_RE.test(s)) return c === 116 || c === 84;
+  }
   return s;
 }
 

@@ -11,6 +11,7 @@ import { scanSkills, type SkillInfo } from "./scan_skills.ts";
 import { readInside, resolveInside } from "./_project_read_file.ts";
 import { isDelivered, markDelivered, type PrecompactState, readSessionState } from "./_project_state.ts";
 import { listProjects, phaseOfManifest } from "./_project_list.ts";
+import { openStartupCache, saveStartupCache } from "./_startup_cache.ts";
 
 /** Why a resume did not happen, as `<resume-status reason="…">` says. A closed set. */
 export type ResumeStatusReason =
@@ -206,7 +207,7 @@ function decide(ctx: HookContext, config: Config, source: string, sessionId: str
   if (mode.mode === "compact" && project !== null) {
     input = compactInput(ctx, config, mode, project, session, status, workingSet, delivered);
   } else {
-    input = startupInput(projectDir, config, mode, session, status, workingSet, switched);
+    input = startupInput(ctx, config, mode, session, status, workingSet, switched);
   }
   const built = buildNexusContext(input, budget);
   if (state !== null && !delivered && sessionPath !== null && options.markDelivered !== false) {
@@ -354,7 +355,7 @@ function compactInput(
 }
 
 function startupInput(
-  projectDir: string,
+  ctx: HookContext,
   config: Config,
   mode: SessionMode,
   session: NexusContextInput["session"],
@@ -362,6 +363,7 @@ function startupInput(
   workingSet: string[],
   switched: string | null,
 ): NexusContextInput {
+  const projectDir = ctx.projectDir;
   const p = config.projects;
   const fileMax = config.budget.fileMaxChars;
   const head = fileMax > 0 ? fileMax * 4 + 4 : 0;
@@ -373,11 +375,19 @@ function startupInput(
   };
   const orchestrator = read(`${p.systemDir}/core/orchestrator.md`);
   const goals = read("01-memory/goals.md");
+  // The listing and the skills are cached per user, keyed by the lstat signatures of what they
+  // were computed from (lib/_startup_cache.ts): on a warm start nothing is read or parsed.
+  let stateDir: string | null = null;
+  try {
+    stateDir = ctx.stateDir();
+  } catch { /* no cache */ }
+  const cache = openStartupCache(stateDir, projectDir, JSON.stringify([p.root, p.manifestNames, p.stepsNames, p.skillsGlobRoots]));
   const rootAt = resolveInside(projectDir, p.root);
   const listing = rootAt === "outside"
     ? { active: [], total: 0 }
-    : listProjects(rootAt.abs, { manifestNames: p.manifestNames, stepsNames: p.stepsNames });
-  const scanned = scanSkills(projectDir, { roots: p.skillsGlobRoots });
+    : listProjects(rootAt.abs, { manifestNames: p.manifestNames, stepsNames: p.stepsNames, cache });
+  const scanned = scanSkills(projectDir, { roots: p.skillsGlobRoots, cache });
+  saveStartupCache(cache);
   const systemPrefix = p.systemDir.replace(BACKSLASH, "/").replace(/\/+$/, "") + "/";
   const system: SkillInfo[] = [];
   const integration: SkillInfo[] = [];

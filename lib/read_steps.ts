@@ -25,6 +25,8 @@ export interface ReadStepsOptions {
   stepsNames?: readonly string[];
   /** Larger files are refused. Default 256 KiB. */
   maxBytes?: number;
+  /** `realpath` of `projectPath`, when the caller already has it. Default: computed per file. */
+  realRoot?: string;
 }
 
 const DEFAULT_NAMES = ["01-planning/04-steps.md", "01-planning/steps.md"];
@@ -53,7 +55,7 @@ export function readSteps(projectPath: string, options: ReadStepsOptions = {}): 
   for (const name of options.stepsNames ?? DEFAULT_NAMES) {
     const at = resolveInside(projectPath, name);
     if (at === "outside") continue;
-    const r = readInside(projectPath, at.abs, { maxBytes: options.maxBytes ?? 256 * 1024 });
+    const r = readInside(projectPath, at.abs, { maxBytes: options.maxBytes ?? 256 * 1024, realRoot: options.realRoot });
     if (!r.ok) continue;
     return { file: at.rel, ...countSteps(r.text) };
   }

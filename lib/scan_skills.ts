@@ -2,6 +2,7 @@ import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { parseFrontmatter } from "./parse_frontmatter.ts";
 import { readInside, resolveInside } from "./_project_read_file.ts";
+import { cachedSkills, signPath, type StartupCache } from "./_startup_cache.ts";
 
 /** One `SKILL.md` found on disk. */
 export interface SkillInfo {
@@ -39,6 +40,12 @@ export interface ScanSkillsOptions {
   headBytes?: number;
   /** Longest description kept. Default 240. */
   maxDescriptionChars?: number;
+  /**
+   * The startup cache (see `_startup_cache.ts`): a scan whose folders and files all have the same
+   * lstat signature as when it was cached is returned as it was; a new scan is recorded in it.
+   * It must have been opened for the same options. Default: none.
+   */
+  cache?: StartupCache;
 }
 
 const DEFAULT_ROOTS = ["00-system/skills", "03-skills"];
@@ -65,6 +72,16 @@ export function scanSkills(projectDir: string, options: ScanSkillsOptions = {}):
   let dirBudget = options.maxDirs ?? 2000;
   const skills: SkillInfo[] = [];
   let truncated = false;
+  const cache = options.cache;
+  if (cache !== undefined) {
+    const hit = cachedSkills(cache, projectDir);
+    if (hit !== undefined) return hit;
+  }
+  // What the scan depended on, signed before it is read: the folders on the way to each root,
+  // every folder listed and every SKILL.md read.
+  const paths: string[] = [];
+  const sigs: string[] = [];
+  let cacheable = cache !== undefined;
   let realRoot: string;
   try {
     realRoot = realpathSync(projectDir);
@@ -75,16 +92,35 @@ export function scanSkills(projectDir: string, options: ScanSkillsOptions = {}):
   for (const root of options.roots ?? DEFAULT_ROOTS) {
     const at = resolveInside(projectDir, root);
     if (at === "outside") continue;
+    if (cacheable) {
+      const parts = at.rel.split("/");
+      for (let i = 1; i < parts.length && cacheable; i++) note(parts.slice(0, i).join("/"), false);
+    }
     walk(at.abs, at.rel, [], 0);
     if (truncated) break;
   }
+  if (cache !== undefined && cacheable) {
+    cache.nextSkills = { p: paths, s: sigs, r: { skills: skills.map((s) => ({ ...s })), truncated } };
+    cache.changed = true;
+  }
   return { skills, truncated };
+
+  function note(rel: string, full: boolean): void {
+    const s = signPath(join(projectDir, rel), cache!.settled, full);
+    if (s === null) cacheable = false;
+    else {
+      paths.push(rel);
+      sigs.push(s);
+    }
+  }
 
   function walk(dir: string, rootRel: string, trail: string[], depth: number): void {
     if (dirBudget-- <= 0) {
       truncated = true;
       return;
     }
+    const rel = trail.length === 0 ? rootRel : `${rootRel}/${trail.join("/")}`;
+    if (cacheable) note(rel, true);
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -100,6 +136,10 @@ export function scanSkills(projectDir: string, options: ScanSkillsOptions = {}):
           return;
         }
         const abs = join(dir, e.name);
+        if (cacheable) {
+          if (e.isSymbolicLink()) cacheable = false;
+          else note(`${rel}/SKILL.md`, true);
+        }
         const r = readInside(projectDir, abs, { headBytes, realRoot });
         if (!r.ok) break;
         const folder = trail[trail.length - 1];
@@ -115,7 +155,7 @@ export function scanSkills(projectDir: string, options: ScanSkillsOptions = {}):
         skills.push({
           name,
           description,
-          path: `${rootRel}/${trail.join("/")}/SKILL.md`,
+          path: `${rel}/SKILL.md`,
           root: rootRel,
           category: trail.length > 1 ? trail[0] : null,
         });

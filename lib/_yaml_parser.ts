@@ -145,6 +145,23 @@ export class YamlParser {
   /** From a line start, skips blank and comment lines; sets and returns `indent`. */
   nextContent(): number {
     const src = this.src;
+    const lineStart = this.pos;
+    SPACES_RE.lastIndex = lineStart;
+    SPACES_RE.test(src);
+    const i = SPACES_RE.lastIndex;
+    const c = src[i];
+    if (c !== "\n" && c !== "#" && c !== "\t" && c !== undefined) {
+      // The common case: this line has content.
+      this.pos = i;
+      this.indent = i - lineStart;
+      return this.indent;
+    }
+    return this.skipToContent();
+  }
+
+  /** nextContent() past blank and comment lines. */
+  skipToContent(): number {
+    const src = this.src;
     const len = this.len;
     BLANK_LINES_RE.lastIndex = this.pos;
     BLANK_LINES_RE.test(src);
@@ -244,6 +261,35 @@ export class YamlParser {
 
   /** Parses the node at `pos`. `inline`: it shares its line with the parent's indicator. */
   parseNode(parentIndent: number, ctx: number, inline: boolean): unknown {
+    // Kept small: most nodes are plain scalars or block mapping keys, and a small function stays
+    // cheap when the runtime compiles it after its first calls.
+    switch (this.src[this.pos]) {
+      case "&":
+      case "*":
+      case "!":
+      case "%":
+      case "@":
+      case "`":
+      case ",":
+      case "]":
+      case "}":
+      case "?":
+      case "|":
+      case ">":
+      case "-":
+        return this.parseIndicatorNode(parentIndent, ctx, inline);
+      case "[":
+      case "{":
+        return this.parseFlowNode(parentIndent);
+      case '"':
+      case "'":
+        return this.parseQuotedNode(parentIndent, ctx, inline);
+    }
+    return this.parsePlainNode(parentIndent, ctx, inline);
+  }
+
+  /** parseNode() for a node starting with an indicator character. */
+  parseIndicatorNode(parentIndent: number, ctx: number, inline: boolean): unknown {
     const src = this.src;
     const start = this.pos;
     const c = src[start];
@@ -280,43 +326,55 @@ export class YamlParser {
           return this.parseBlockSeq(start - this.lineStartOf(start), false);
         }
         break;
-      case "[":
-      case "{": {
-        const v = this.parseFlow(parentIndent);
-        let i = this.pos;
-        while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
-        if (src[i] === ":" && this.isWsOrEnd(i + 1)) {
-          return this.fail("UNSUPPORTED_COMPLEX_KEY", start, "Cannot parse YAML: collection keys are not supported");
-        }
-        this.toNextContent();
-        return v;
-      }
-      case '"':
-      case "'": {
-        const s = this.parseQuoted(parentIndent);
-        let i = this.pos;
-        while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
-        if (src[i] === ":" && this.isWsOrEnd(i + 1)) {
-          if (src.lastIndexOf("\n", i) >= start) {
-            return this.fail("MULTILINE_KEY", start, "Cannot parse YAML: implicit keys must be on a single line");
-          }
-          if (!collectionsHere) {
-            return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
-          }
-          if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
-          return this.parseBlockMap(start - this.lineStartOf(start), s, start, i);
-        }
-        this.toNextContent();
-        return s;
-      }
     }
-    // Plain scalar, possibly the first key of a block mapping.
-    this.scanPlainLine(start, false);
-    if (this.scanStop === SCAN_KEY) {
-      if (!collectionsHere) {
+    return this.parsePlainNode(parentIndent, ctx, inline);
+  }
+
+  /** parseNode() for a flow collection. */
+  parseFlowNode(parentIndent: number): unknown {
+    const src = this.src;
+    const start = this.pos;
+    const v = this.parseFlow(parentIndent);
+    let i = this.pos;
+    while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
+    if (src[i] === ":" && this.isWsOrEnd(i + 1)) {
+      return this.fail("UNSUPPORTED_COMPLEX_KEY", start, "Cannot parse YAML: collection keys are not supported");
+    }
+    this.toNextContent();
+    return v;
+  }
+
+  /** parseNode() for a quoted scalar, possibly the first key of a block mapping. */
+  parseQuotedNode(parentIndent: number, ctx: number, inline: boolean): unknown {
+    const src = this.src;
+    const start = this.pos;
+    const s = this.parseQuoted(parentIndent);
+    let i = this.pos;
+    while (i < this.len && (src[i] === " " || src[i] === "\t")) i++;
+    if (src[i] === ":" && this.isWsOrEnd(i + 1)) {
+      if (src.lastIndexOf("\n", i) >= start) {
+        return this.fail("MULTILINE_KEY", start, "Cannot parse YAML: implicit keys must be on a single line");
+      }
+      if (inline && ctx !== CTX_SEQ_ITEM) {
         return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
       }
-      if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
+      if (inline && this.tabAt !== -1) this.fail("TAB_INDENT", this.tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
+      return this.parseBlockMap(start - this.lineStartOf(start), s, start, i);
+    }
+    this.toNextContent();
+    return s;
+  }
+
+  /** parseNode() for a plain scalar, possibly the first key of a block mapping. */
+  parsePlainNode(parentIndent: number, ctx: number, inline: boolean): unknown {
+    const src = this.src;
+    const start = this.pos;
+    this.scanPlainLine(start, false);
+    if (this.scanStop === SCAN_KEY) {
+      if (inline && ctx !== CTX_SEQ_ITEM) {
+        return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
+      }
+      if (inline && this.tabAt !== -1) this.fail("TAB_INDENT", this.tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
       const col = start - this.lineStartOf(start);
       return this.parseBlockMap(col, plainKeyToString(src.slice(start, this.scanEnd)), start, this.scanAt);
     }
@@ -356,6 +414,27 @@ export class YamlParser {
    * at least `minIndent`. Leaves `pos` right after its last character.
    */
   plainMultiline(start: number, minIndent: number, inFlow: boolean): string {
+    const src = this.src;
+    const end = this.scanEnd;
+    let single = this.scanStop !== SCAN_EOL || this.scanAt >= this.len;
+    if (!single && !inFlow) {
+      // Does the next line end the scalar (less indented, a comment, the end)? Usually it does.
+      const ls = this.scanAt + 1;
+      SPACES_RE.lastIndex = ls;
+      SPACES_RE.test(src);
+      const i = SPACES_RE.lastIndex;
+      const c = src[i];
+      single = c === undefined || c === "#" || (i - ls < minIndent && c !== "\n");
+    }
+    if (single) {
+      this.pos = end;
+      return src.slice(start, end);
+    }
+    return this.plainLines(start, minIndent, inFlow);
+  }
+
+  /** plainMultiline() when continuation lines may follow. */
+  plainLines(start: number, minIndent: number, inFlow: boolean): string {
     const src = this.src;
     const len = this.len;
     let text = src.slice(start, this.scanEnd);
@@ -451,6 +530,36 @@ export class YamlParser {
 
   /** Reads an implicit key at `pos` and leaves its `:` position in `scanAt`. */
   parseKey(): string {
+    const src = this.src;
+    const start = this.pos;
+    switch (src[start]) {
+      case "&":
+      case "*":
+      case "!":
+      case "[":
+      case "{":
+      case "?":
+      case "|":
+      case ">":
+      case "%":
+      case "@":
+      case "`":
+      case ",":
+      case "]":
+      case "}":
+      case '"':
+      case "'":
+        return this.parseIndicatorKey();
+    }
+    this.scanPlainLine(start, false);
+    if (this.scanStop !== SCAN_KEY) {
+      return this.fail("MISSING_COLON", start, "Cannot parse YAML: a mapping key must be followed by a colon");
+    }
+    return plainKeyToString(src.slice(start, this.scanEnd));
+  }
+
+  /** parseKey() for a key starting with an indicator character. */
+  parseIndicatorKey(): string {
     const src = this.src;
     const start = this.pos;
     const c = src[start];

@@ -18,8 +18,23 @@ const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
 /** Resolves a plain scalar with the YAML 1.2 core schema, exactly as `yaml` does by default. */
 export function resolvePlain(s: string): unknown {
-  if (s.length === 0) return null;
   const c = s.charCodeAt(0);
+  // Most scalars start with a letter no core-schema value starts with: kept small and cheap, as
+  // this runs for every plain scalar and key (the rest is in resolveSpecial).
+  if (c >= 97 && c <= 122 ? c !== 110 && c !== 116 && c !== 102 : c >= 65 && c <= 90 && c !== 78 && c !== 84 && c !== 70) {
+    return s;
+  }
+  if ((c >= 48 && c <= 57) || c === 45) {
+    // The usual numbers: decimal integers and floats.
+    if (INT_RE.test(s)) return parseInt(s, 10);
+    if (FLOAT_RE.test(s)) return parseFloat(s);
+  }
+  return resolveSpecial(s, c);
+}
+
+/** resolvePlain() for the remaining scalars that may not stay strings. */
+function resolveSpecial(s: string, c: number): unknown {
+  if (s.length === 0) return null;
   // Each regex is tried only for the first characters it can match (they never overlap).
   if (c >= 48 && c <= 57) {
     // A digit: decimal, 0o, 0x integer or float.

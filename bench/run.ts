@@ -26,7 +26,7 @@
  * Bench tooling: Bun APIs are fine here; nothing in hooks/ or lib/ imports this.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -172,6 +172,13 @@ function freshSandbox(pristine: string): void {
   // seconds is never cached (lib/_orch_resumption_cache.ts).
   cpSync(pristine, WS, { recursive: true, preserveTimestamps: true });
   rmSync(join(WS, ".done"), { force: true });
+  // cpSync's preserveTimestamps leaves the folders as new as the copy: give them their pristine times.
+  const oldDirs = (from: string, to: string): void => {
+    for (const e of readdirSync(from, { withFileTypes: true })) if (e.isDirectory()) oldDirs(join(from, e.name), join(to, e.name));
+    const st = statSync(from);
+    utimesSync(to, st.atime, st.mtime);
+  };
+  oldDirs(pristine, WS);
   mkdirSync(STATE, { recursive: true, mode: 0o700 });
   mkdirSync(HOME, { recursive: true, mode: 0o700 });
 }
@@ -347,6 +354,7 @@ function main(): void {
   if (bins.bytecodeDir) {
     notes.push("--bytecode: `bun build --compile --bytecode` emits CommonJS, which has no top-level await, so the hook entries (`await runHook(...)`) do not build with it; the bytecode column is the same hooks built from copies that call `void runHook(...)`.");
   }
+  notes.push("Before the snapshot, one SessionStart(startup) of another session has run in the workspace, so the startup menu's per-user cache exists, as it does for every start but a workspace's very first (that first start lists every project and skill and writes the cache).");
   notes.push("Every run starts from the same sandbox state, restored (untimed) before each run: the moment right after a compaction, when our PreCompact and PostCompact and the Node peer's PreCompact have run once. So SessionStart finds a state to resume from on every run. A case marked @steady also runs the hooks before it (untimed) after each restore: user-prompt-submit@steady is the usual prompt, after SessionStart(compact) delivered the context.");
   notes.push("Generated transcripts are at least the nominal size (the last turn is completed). The machine is shared: interleaved runs and medians cancel drift, p95 shows the noise.");
   const pristine = pristineWorkspace();
@@ -388,6 +396,13 @@ function main(): void {
     const enc = (id: string) => new TextEncoder().encode(hookInput(id, ctx));
     run([join(bins.dir, "pre-compact")], { cwd: WS, env, stdin: enc("pre-compact") });
     run([join(bins.dir, "post-compact")], { cwd: WS, env, stdin: enc("post-compact") });
+    // rehydrate has started in this workspace before (another session): the startup menu's cache
+    // exists, as it does for every start but a workspace's very first.
+    run([join(bins.dir, "session-start")], {
+      cwd: WS,
+      env,
+      stdin: new TextEncoder().encode(hookInput("session-start@startup", { ...ctx, sessionId: "0b7c4a52-9d1e-4f3a-8c6b-2e5d7f9a1c30" })),
+    });
     if (node) run([node, join(BENCH, "peers", "pre-compact.mjs")], { cwd: WS, env, stdin: enc("pre-compact") });
     else if (python) run([python, join(BENCH, "peers", "pre-compact.py")], { cwd: WS, env, stdin: enc("pre-compact") });
     const snap = snapshotTree(SANDBOX);

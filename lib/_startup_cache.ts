@@ -124,7 +124,9 @@ export function signPath(path: string, settled: number, full: boolean): string |
   if (st === undefined) return "-";
   if (st.isSymbolicLink()) return null;
   if (!full) return st.isDirectory() ? `d${st.dev}:${st.ino}` : null;
-  if (st.mtimeMs > settled || st.ctimeMs > settled) return null;
+  // Too fresh to trust (two writes in one clock tick keep the signature) only by the mtime: a copy,
+  // chmod or new link moves the ctime without touching the content, and the ctime is signed anyway.
+  if (st.mtimeMs > settled) return null;
   return `${st.dev}:${st.ino}:${st.mode}:${st.nlink}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 

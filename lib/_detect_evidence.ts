@@ -4,9 +4,12 @@
  * result), and the text the agent saw (user prompts, assistant text, compaction summaries), each
  * stamped with how many tool calls and user prompts are newer than it.
  */
-import type { TranscriptRow } from "./transcript_row.ts";
+import type { Buffer } from "node:buffer";
+import type { TranscriptContentBlock, TranscriptRow } from "./transcript_row.ts";
 import { type ToolCall, toolCalls } from "./tool_calls.ts";
 import { isMainChainRow } from "./_transcript_rows.ts";
+import { parseRow } from "./_transcript_lines.ts";
+import { toolResultLineIds } from "./_tool_result_line.ts";
 
 /** Tools whose result lists files the agent may act on next. */
 export const RESULT_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS", "Task", "Agent", "Bash"]);
@@ -75,72 +78,146 @@ const NOT_A_PROMPT = ["<local-command-", "<task-notification>", "<system-reminde
 
 /** Collects the evidence of `rows` (newest first, as `scanTranscript` yields them). */
 export function collectEvidence(rows: Iterable<TranscriptRow>, options: CollectEvidenceOptions = {}): DetectionEvidence {
+  const pass = startPass(options);
+  for (const row of rows) {
+    if (addRow(pass, row)) break;
+  }
+  return pass.out;
+}
+
+/**
+ * {@linkcode collectEvidence} over raw lines (newest first, as `reverseLines` yields them), with
+ * the same result: a line that can only record tool results ({@linkcode toolResultLineIds}) is
+ * kept unparsed under its ids and parsed only when a call of {@linkcode RESULT_TOOLS} asks for
+ * one of them; every other line is parsed as `scanTranscript` would. Until the newest main-chain
+ * rows have given `cwd` and `sessionId`, every line is parsed. The lines must stay valid after
+ * the next step (`reverseLines` reads into a fresh buffer per chunk).
+ */
+export function collectEvidenceFromLines(lines: Iterable<Buffer>, options: CollectEvidenceOptions = {}): DetectionEvidence {
+  const pass = startPass(options);
+  const out = pass.out;
+  for (const line of lines) {
+    if (out.cwd !== undefined && out.sessionId !== undefined) {
+      const ids = toolResultLineIds(line);
+      if (ids !== undefined) {
+        for (const id of ids) pass.results.set(id, { line, prev: pass.results.get(id) });
+        continue;
+      }
+    }
+    const row = parseRow(line);
+    if (row !== undefined && addRow(pass, row)) break;
+  }
+  return out;
+}
+
+/** A result recorded for a `tool_use_id`: parsed, or the line to parse (then `prev` is the one it replaced). */
+interface PendingResult {
+  content?: unknown;
+  files?: string[];
+  line?: Buffer;
+  prev?: PendingResult;
+}
+
+interface Pass {
+  out: DetectionEvidence;
+  maxCalls: number;
+  results: Map<string, PendingResult>;
+  seen: Set<string>;
+  turn: number;
+}
+
+function startPass(options: CollectEvidenceOptions): Pass {
   const maxCalls = options.maxCalls !== undefined && options.maxCalls > 0 ? Math.floor(options.maxCalls) : DEFAULT_MAX_CALLS;
   const out: DetectionEvidence = { kind: "detection-evidence", calls: [], texts: [], boundaries: 0 };
   if (options.transcript !== undefined) out.transcript = options.transcript;
-  const results = new Map<string, { content: unknown; files?: string[] }>();
-  const seen = new Set<string>();
-  let turn = 0;
-  for (const row of rows) {
-    if (!isMainChainRow(row)) continue;
-    const cwd = typeof row.cwd === "string" && row.cwd !== "" ? row.cwd : undefined;
-    if (out.cwd === undefined && cwd !== undefined) out.cwd = cwd;
-    if (out.sessionId === undefined && typeof row.sessionId === "string") out.sessionId = row.sessionId;
-    if (row.type === "system") {
-      if (row.subtype === "compact_boundary") out.boundaries++;
-      continue;
-    }
-    const content = row.message?.content;
-    if (row.type === "user") {
-      if (typeof content === "string") {
-        const kind = userTextKind(row, content);
-        if (kind !== undefined) {
-          out.texts.push(text(kind, content, out.calls.length, kind === "user" ? turn++ : turn, cwd));
-        }
-      } else if (Array.isArray(content)) {
-        let prompt = "";
-        for (const block of content) {
-          if (typeof block !== "object" || block === null) continue;
-          if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
-            const files = resultFilenames(row.toolUseResult);
-            results.set(block.tool_use_id, files === undefined ? { content: block.content } : { content: block.content, files });
-          } else if (block.type === "text" && typeof block.text === "string") {
-            prompt += prompt === "" ? block.text : "\n" + block.text;
-          }
-        }
-        if (prompt !== "") {
-          const kind = userTextKind(row, prompt);
-          if (kind !== undefined) out.texts.push(text(kind, prompt, out.calls.length, kind === "user" ? turn++ : turn, cwd));
-        }
-      }
-      continue;
-    }
-    if (row.type !== "assistant" || !Array.isArray(content)) continue;
-    let said = "";
-    for (const block of content) {
-      if (typeof block === "object" && block !== null && block.type === "text" && typeof block.text === "string") {
-        said += said === "" ? block.text : "\n" + block.text;
-      }
-    }
-    if (said !== "") out.texts.push(text("assistant", said, out.calls.length, turn, cwd));
-    for (const call of toolCalls([row])) {
-      if (seen.has(call.id)) continue;
-      seen.add(call.id);
-      const ev: CallEvidence = { call, age: out.calls.length, turn };
-      if (cwd !== undefined) ev.cwd = cwd;
-      if (RESULT_TOOLS.has(call.name)) {
-        const r = results.get(call.id);
-        if (r !== undefined) {
-          ev.result = r.content;
-          if (r.files !== undefined) ev.resultFiles = r.files;
-        }
-      }
-      results.delete(call.id);
-      out.calls.push(ev);
-    }
-    if (out.calls.length >= maxCalls) break;
+  return { out, maxCalls, results: new Map(), seen: new Set(), turn: 0 };
+}
+
+/** Adds one row; true when the pass is complete. */
+function addRow(pass: Pass, row: TranscriptRow): boolean {
+  if (!isMainChainRow(row)) return false;
+  const out = pass.out;
+  const results = pass.results;
+  const cwd = typeof row.cwd === "string" && row.cwd !== "" ? row.cwd : undefined;
+  if (out.cwd === undefined && cwd !== undefined) out.cwd = cwd;
+  if (out.sessionId === undefined && typeof row.sessionId === "string") out.sessionId = row.sessionId;
+  if (row.type === "system") {
+    if (row.subtype === "compact_boundary") out.boundaries++;
+    return false;
   }
-  return out;
+  const content = row.message?.content;
+  if (row.type === "user") {
+    if (typeof content === "string") {
+      const kind = userTextKind(row, content);
+      if (kind !== undefined) {
+        out.texts.push(text(kind, content, out.calls.length, kind === "user" ? pass.turn++ : pass.turn, cwd));
+      }
+    } else if (Array.isArray(content)) {
+      let prompt = "";
+      for (const block of content) {
+        if (typeof block !== "object" || block === null) continue;
+        if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
+          const files = resultFilenames(row.toolUseResult);
+          results.set(block.tool_use_id, files === undefined ? { content: block.content } : { content: block.content, files });
+        } else if (block.type === "text" && typeof block.text === "string") {
+          prompt += prompt === "" ? block.text : "\n" + block.text;
+        }
+      }
+      if (prompt !== "") {
+        const kind = userTextKind(row, prompt);
+        if (kind !== undefined) out.texts.push(text(kind, prompt, out.calls.length, kind === "user" ? pass.turn++ : pass.turn, cwd));
+      }
+    }
+    return false;
+  }
+  if (row.type !== "assistant" || !Array.isArray(content)) return false;
+  let said = "";
+  for (const block of content) {
+    if (typeof block === "object" && block !== null && block.type === "text" && typeof block.text === "string") {
+      said += said === "" ? block.text : "\n" + block.text;
+    }
+  }
+  if (said !== "") out.texts.push(text("assistant", said, out.calls.length, pass.turn, cwd));
+  for (const call of toolCalls([row])) {
+    if (pass.seen.has(call.id)) continue;
+    pass.seen.add(call.id);
+    const ev: CallEvidence = { call, age: out.calls.length, turn: pass.turn };
+    if (cwd !== undefined) ev.cwd = cwd;
+    if (RESULT_TOOLS.has(call.name)) {
+      const r = settle(results.get(call.id), call.id);
+      if (r !== undefined) {
+        ev.result = r.content;
+        if (r.files !== undefined) ev.resultFiles = r.files;
+      }
+    }
+    results.delete(call.id);
+    out.calls.push(ev);
+  }
+  return out.calls.length >= pass.maxCalls;
+}
+
+/**
+ * The result the eager pass would hold for `id`: the newest recorded entry that really records
+ * it. A kept line is parsed now and counts only if, as a row, it would have recorded `id` (a
+ * main-chain `user` row with a `tool_result` block for it, the last such block winning); if not
+ * (invalid, cut, a sidechain, another type), the entry it replaced is tried.
+ */
+function settle(entry: PendingResult | undefined, id: string): PendingResult | undefined {
+  for (let e = entry; e !== undefined; e = e.prev) {
+    if (e.line === undefined) return e;
+    const row = parseRow(e.line);
+    if (row === undefined || !isMainChainRow(row) || row.type !== "user") continue;
+    const content = row.message?.content;
+    if (!Array.isArray(content)) continue;
+    let found: TranscriptContentBlock | undefined;
+    for (const block of content) {
+      if (typeof block === "object" && block !== null && block.type === "tool_result" && block.tool_use_id === id) found = block;
+    }
+    if (found === undefined) continue;
+    const files = resultFilenames(row.toolUseResult);
+    return files === undefined ? { content: found.content } : { content: found.content, files };
+  }
+  return undefined;
 }
 
 function text(kind: TextKind, value: string, age: number, turn: number, cwd: string | undefined): TextEvidence {

@@ -17,8 +17,9 @@ const CARRIAGE_RETURN = 0x0d;
  * Yields the non-empty lines of a file newest first as raw bytes (no `\n`, no trailing `\r`, no
  * BOM on the first line), reading at most `budget` bytes backwards from the end in chunks of
  * `chunkBytes`. A line is yielded only when its start is known: the `\n` before it was read, or
- * it begins at offset 0. Yielded buffers may share memory with the read chunks; callers decode
- * them before the next step. Missing, unreadable or non-regular files yield nothing.
+ * it begins at offset 0. Yielded buffers may share memory with the read chunks, but every chunk
+ * is a fresh buffer that is never written again, so a line may be kept and decoded later
+ * (`collectEvidenceFromLines` does). Missing, unreadable or non-regular files yield nothing.
  */
 export function* reverseLines(
   path: string,

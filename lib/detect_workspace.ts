@@ -1,7 +1,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { scanTranscript, type ScanTranscriptStats } from "./scan_transcript.ts";
-import { collectEvidence } from "./_detect_evidence.ts";
+import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "./scan_transcript.ts";
+import { positiveInt, reverseLines, type ReverseLinesStats } from "./_transcript_lines.ts";
+import { collectEvidenceFromLines } from "./_detect_evidence.ts";
 import { type ActiveProject, detectActiveProject } from "./detect_active_project.ts";
 import { workingSet, type WorkingSetItem } from "./working_set.ts";
 import { isProjectId, normalizePath, resolvePath } from "./_detect_paths.ts";
@@ -73,10 +74,12 @@ export const DEFAULT_LAST_TOOL_CALLS = 10;
  * ```
  */
 export function detectWorkspace(transcriptPath: string, options: DetectWorkspaceOptions = {}): WorkspaceDetection {
-  const stats: ScanTranscriptStats = { bytesRead: 0, reachedStart: false, skippedLines: 0 };
+  const stats: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
   const root = options.projectsRoot !== undefined && options.projectsRoot !== "" ? options.projectsRoot : "02-projects";
-  const rows = scanTranscript(transcriptPath, { budgetBytes: options.budgetBytes, stats });
-  const evidence = collectEvidence(rows, {
+  // The lines scanTranscript would parse, parsed only when they matter (same evidence).
+  const budget = positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES);
+  const lines = reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES, stats);
+  const evidence = collectEvidenceFromLines(lines, {
     maxCalls: options.maxCalls,
     transcript: transcriptPath === "" ? undefined : resolvePath(transcriptPath, process.cwd()),
   });

@@ -5,6 +5,7 @@ import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { readOrchestrationResumption, type ResumptionState } from "./orchestration_resumption.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";
+import { hashName } from "./hash_name.ts";
 
 /** Format of the cache file; another version is ignored. */
 const VERSION = 1;
@@ -53,7 +54,7 @@ export function readResumptionCached(ctx: HookContext, path: string): Resumption
   let cachePath: string | null = null;
   try {
     const dir = join(ctx.stateDir(), "cache");
-    cachePath = join(dir, `orchestration-${fnv1a(path)}.json`);
+    cachePath = join(dir, `orchestration-${hashName(path)}.json`);
     const read = readPrivateFile(cachePath, { maxBytes: 512 * 1024 });
     if (read.ok) {
       const c = JSON.parse(read.text) as Partial<CacheFile>;
@@ -73,14 +74,4 @@ export function readResumptionCached(ctx: HookContext, path: string): Resumption
     }
   }
   return state;
-}
-
-/** 32-bit FNV-1a of `text` as 8 hex digits: a file name for a path (the path itself is checked). */
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, "0");
 }

@@ -12,6 +12,7 @@ import { readPrivateFile } from "./read_private_file.ts";
 import type { ScanSkillsResult, SkillInfo } from "./scan_skills.ts";
 import { VERSION } from "./version.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";
+import { hashName } from "./hash_name.ts";
 
 /** Format of the cache file; bump when what an entry means changes. */
 const FORMAT = 1;
@@ -54,15 +55,6 @@ export interface StartupCache {
   header: { v: number; version: string; dir: string; key: string };
 }
 
-/** 32-bit FNV-1a of a string, as 8 hex digits: names the cache file of a project directory. */
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, "0");
-}
 
 /**
  * Opens the cache of `projectDir` under `stateDir` for a configuration `key`. With `stateDir`
@@ -77,7 +69,7 @@ export function openStartupCache(stateDir: string | null, projectDir: string, ke
     nextProjects: {},
     nextSkills: null,
     changed: false,
-    file: stateDir === null ? null : join(stateDir, "cache", `startup-${fnv1a(projectDir)}.json`),
+    file: stateDir === null ? null : join(stateDir, "cache", `startup-${hashName(projectDir)}.json`),
     header,
   };
   if (cache.file === null) return cache;

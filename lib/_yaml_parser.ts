@@ -30,6 +30,10 @@ const SCAN_COMMENT = 2;
 const SCAN_FLOW = 3;
 
 const KEY_MAX_CHARS = 1024;
+/** Characters that start a key other than a plain scalar (parseIndicatorKey handles each). */
+const KEY_INDICATORS = "&*![{?|>%@`,]}\"'";
+/** Characters that start a node parseIndicatorNode handles (flow and quoted nodes go elsewhere). */
+const NODE_INDICATORS = "&*!%@`,]}?|>-";
 
 // Native scans instead of per-character loops: in a cold process every JS operation runs in the
 // interpreter, while a regex or indexOf runs natively. Shared and stateful (lastIndex): each is
@@ -120,6 +124,14 @@ export class YamlParser {
     if (++this.depth > this.maxDepth) {
       this.fail("MAX_DEPTH", at, `Cannot parse YAML: nesting is deeper than ${this.maxDepth} levels`);
     }
+  }
+
+  /** Fails on the anchor (`&`), alias (`*`) or tag (`!`) at `at`: node properties are not supported. */
+  failNodeProperty(at: number): never {
+    const c = this.src[at];
+    if (c === "&") return this.fail("UNSUPPORTED_ANCHOR", at, "Cannot parse YAML: anchors are not supported");
+    if (c === "*") return this.fail("UNSUPPORTED_ALIAS", at, "Cannot parse YAML: aliases are not supported");
+    return this.fail("UNSUPPORTED_TAG", at, "Cannot parse YAML: tags are not supported");
   }
 
   /** After a node on the current line: allow spaces and a comment, then consume the line break. */
@@ -263,21 +275,9 @@ export class YamlParser {
   parseNode(parentIndent: number, ctx: number, inline: boolean): unknown {
     // Kept small: most nodes are plain scalars or block mapping keys, and a small function stays
     // cheap when the runtime compiles it after its first calls.
-    switch (this.src[this.pos]) {
-      case "&":
-      case "*":
-      case "!":
-      case "%":
-      case "@":
-      case "`":
-      case ",":
-      case "]":
-      case "}":
-      case "?":
-      case "|":
-      case ">":
-      case "-":
-        return this.parseIndicatorNode(parentIndent, ctx, inline);
+    const c = this.src[this.pos];
+    if (NODE_INDICATORS.includes(c)) return this.parseIndicatorNode(parentIndent, ctx, inline);
+    switch (c) {
       case "[":
       case "{":
         return this.parseFlowNode(parentIndent);
@@ -297,11 +297,9 @@ export class YamlParser {
     const tabAt = inline ? this.tabAt : -1;
     switch (c) {
       case "&":
-        return this.fail("UNSUPPORTED_ANCHOR", start, "Cannot parse YAML: anchors are not supported");
       case "*":
-        return this.fail("UNSUPPORTED_ALIAS", start, "Cannot parse YAML: aliases are not supported");
       case "!":
-        return this.fail("UNSUPPORTED_TAG", start, "Cannot parse YAML: tags are not supported");
+        return this.failNodeProperty(start);
       case "%":
       case "@":
       case "`":
@@ -532,25 +530,7 @@ export class YamlParser {
   parseKey(): string {
     const src = this.src;
     const start = this.pos;
-    switch (src[start]) {
-      case "&":
-      case "*":
-      case "!":
-      case "[":
-      case "{":
-      case "?":
-      case "|":
-      case ">":
-      case "%":
-      case "@":
-      case "`":
-      case ",":
-      case "]":
-      case "}":
-      case '"':
-      case "'":
-        return this.parseIndicatorKey();
-    }
+    if (KEY_INDICATORS.includes(src[start])) return this.parseIndicatorKey();
     this.scanPlainLine(start, false);
     if (this.scanStop !== SCAN_KEY) {
       return this.fail("MISSING_COLON", start, "Cannot parse YAML: a mapping key must be followed by a colon");
@@ -565,11 +545,9 @@ export class YamlParser {
     const c = src[start];
     switch (c) {
       case "&":
-        return this.fail("UNSUPPORTED_ANCHOR", start, "Cannot parse YAML: anchors are not supported");
       case "*":
-        return this.fail("UNSUPPORTED_ALIAS", start, "Cannot parse YAML: aliases are not supported");
       case "!":
-        return this.fail("UNSUPPORTED_TAG", start, "Cannot parse YAML: tags are not supported");
+        return this.failNodeProperty(start);
       case "[":
       case "{":
         return this.fail("UNSUPPORTED_COMPLEX_KEY", start, "Cannot parse YAML: collection keys are not supported");
@@ -945,11 +923,9 @@ export class YamlParser {
       case "'":
         return this.parseQuoted(parentIndent);
       case "&":
-        return this.fail("UNSUPPORTED_ANCHOR", start, "Cannot parse YAML: anchors are not supported");
       case "*":
-        return this.fail("UNSUPPORTED_ALIAS", start, "Cannot parse YAML: aliases are not supported");
       case "!":
-        return this.fail("UNSUPPORTED_TAG", start, "Cannot parse YAML: tags are not supported");
+        return this.failNodeProperty(start);
       case "?":
         if (this.isWsOrEnd(start + 1) || isFlowIndicator(src[start + 1])) {
           return this.fail("UNSUPPORTED_COMPLEX_KEY", start, "Cannot parse YAML: complex keys are not supported");

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { stateDir } from "../../lib/state_dir.ts";
 import { homeDir } from "../../lib/home_dir.ts";
 import { randomHex } from "../../lib/random_hex.ts";
+import { hashName } from "../../lib/hash_name.ts";
 import { ensurePrivateDir } from "../../lib/ensure_private_dir.ts";
 import { sessionKey } from "../../lib/session_key.ts";
 import { writeFileAtomic } from "../../lib/write_file_atomic.ts";
@@ -53,6 +54,13 @@ describe("homeDir() and randomHex()", () => {
     }
     assert.equal(seen.size, 200);
     assert.equal(randomHex(0), "");
+  });
+  test("hashName() is FNV-1a 32 as 8 hex digits, stable and different for different paths", () => {
+    assert.equal(hashName(""), "811c9dc5");
+    assert.equal(hashName("a"), "e40c292c");
+    assert.equal(hashName("/w/p"), hashName("/w/p"));
+    assert.notEqual(hashName("/w/p"), hashName("/w/q"));
+    assert.match(hashName("/home/me/repo/projects/PROJ-001/ORCHESTRATION.yaml"), /^[0-9a-f]{8}$/);
   });
 });
 

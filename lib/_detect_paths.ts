@@ -7,10 +7,9 @@
 const DRIVE = /^[a-zA-Z]:\//;
 const DRIVE_ROOT = /^[a-zA-Z]:$/;
 /** Path-like runs of free text: optional root (`C:\`, `~/`, `./`, `/`), then name segments. */
-// The lookahead lets a match start only where the run of path characters ahead holds a separator
-// or a dot: a token without one is never kept, and skipping those starts inside the regex engine
-// instead of returning every word to the loop below cut the working set's cold cost by ~8 ms.
-const TEXT_PATH = /(?=[\w.@+~:\\/-]*[\\/.])(?:[A-Za-z]:[\\/]|~\/|\.\.?\/|\/)?[\w.@+-]+(?:[\\/]+[\w.@+-]+)*[\\/]?/g;
+const TEXT_PATH = /(?:[A-Za-z]:[\\/]|~\/|\.\.?\/|\/)?[\w.@+-]+(?:[\\/]+[\w.@+-]+)*[\\/]?/g;
+/** The characters that kept tokens need: a separator or a dot. */
+const SEPARATOR_OR_DOT = /[\\/.]/g;
 /** A last segment that names a file: `name.ext` with a letter-led extension of 1-10 chars. */
 const FILE_NAME = /^[^/]*[^/.]\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 /** A project folder name: `NN-kebab-name`. */
@@ -128,8 +127,28 @@ export function isProjectId(text: string): boolean {
  * stops when `found` returns false (a caller that has enough).
  */
 export function textPathTokens(text: string, found: (token: string) => boolean | void): void {
-  TEXT_PATH.lastIndex = 0;
-  for (let m = TEXT_PATH.exec(text); m !== null; m = TEXT_PATH.exec(text)) {
+  // TEXT_PATH matches every word, and a token without a separator or a dot is never kept, so the
+  // scan jumps to the run of path characters around the next separator or dot and lets the regex
+  // start there: the words in between (most of any prose) never come back to this loop, which cut
+  // the working set's cold cost by ~8 ms. Linear: each jump walks left only over characters the
+  // regex has not passed yet. (A lookahead in the regex did the same in one pass, but retried it
+  // at every position of a long run without a separator: quadratic, 11 s on 100,000 letters.)
+  let pos = 0;
+  let sep = -1;
+  for (;;) {
+    if (sep < pos) {
+      SEPARATOR_OR_DOT.lastIndex = pos;
+      const s = SEPARATOR_OR_DOT.exec(text);
+      if (s === null) return;
+      sep = s.index;
+      let start = sep;
+      while (start > pos && isRunChar(text.charCodeAt(start - 1))) start--;
+      pos = start;
+    }
+    TEXT_PATH.lastIndex = pos;
+    const m = TEXT_PATH.exec(text);
+    if (m === null) return;
+    pos = TEXT_PATH.lastIndex;
     let token = m[0];
     const start = m.index;
     const end = start + token.length;
@@ -143,6 +162,12 @@ export function textPathTokens(text: string, found: (token: string) => boolean |
     if (!hasSeparator && !FILE_NAME.test(token)) continue;
     if (found(token) === false) return;
   }
+}
+
+/** A character of a run TEXT_PATH can match in (`[\w.@+~:\\/-]`): no token crosses any other. */
+function isRunChar(c: number): boolean {
+  return (c >= 48 && c <= 58) || (c >= 97 && c <= 122) || (c >= 64 && c <= 90) || c === 95 || c === 45 || c === 46 ||
+    c === 47 || c === 92 || c === 43 || c === 126;
 }
 
 function isIdChar(c: number): boolean {

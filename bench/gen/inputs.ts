@@ -31,6 +31,14 @@ export const HOOK_CASES: readonly HookCase[] = [
   // The usual prompt: SessionStart(compact) delivered and an earlier prompt left the monitor's
   // state, so only the monitor and the reminder run.
   { id: "user-prompt-submit@steady", binary: "user-prompt-submit", event: "UserPromptSubmit", prepare: ["session-start", "user-prompt-submit"] },
+  // Most prompts of a session: the reminders are used up (3 by default), so only the context
+  // monitor runs (it still writes its state file on every prompt).
+  {
+    id: "user-prompt-submit@quiet",
+    binary: "user-prompt-submit",
+    event: "UserPromptSubmit",
+    prepare: ["session-start", "user-prompt-submit", "user-prompt-submit", "user-prompt-submit"],
+  },
   { id: "pre-tool-use", binary: "pre-tool-use", event: "PreToolUse" },
   { id: "post-tool-use", binary: "post-tool-use", event: "PostToolUse" },
   { id: "stop", binary: "stop", event: "Stop" },
@@ -84,6 +92,7 @@ export function hookInput(caseId: string, ctx: InputContext): string {
       break;
     case "user-prompt-submit":
     case "user-prompt-submit@steady":
+    case "user-prompt-submit@quiet":
       payload = {
         ...base,
         prompt_id: "378d7424-8205-49b7-aaa9-8e003f61053d",

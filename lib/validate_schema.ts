@@ -32,6 +32,8 @@ export interface ValidateSchemaOptions {
  * does not know are ignored, as annotations are.
  *
  * Never throws on any value. An unresolvable `$ref` is reported as an issue.
+ * Each schema object is read once per process and remembered (a hook validates
+ * once, cold): do not change a schema object after validating with it.
  *
  * @example
  * ```ts
@@ -47,6 +49,6 @@ export function validateSchema(
   options: ValidateSchemaOptions = {},
 ): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
-  checkNode({ root: schema, issues, max: options.maxIssues ?? 100, depth: 0 }, schema, value, "");
+  checkNode({ root: schema, issues, max: options.maxIssues ?? 100, depth: 0, quiet: null }, schema, value, "", undefined);
   return issues;
 }

@@ -40,7 +40,10 @@ export const HOOK_CASES: readonly HookCase[] = [
     prepare: ["session-start", "user-prompt-submit", "user-prompt-submit", "user-prompt-submit"],
   },
   { id: "pre-tool-use", binary: "pre-tool-use", event: "PreToolUse" },
+  // PostToolUse after an Edit of ORCHESTRATION.yaml (the staleness check parses it) and after an
+  // ordinary Edit (most tool calls).
   { id: "post-tool-use", binary: "post-tool-use", event: "PostToolUse" },
+  { id: "post-tool-use@edit", binary: "post-tool-use", event: "PostToolUse" },
   { id: "stop", binary: "stop", event: "Stop" },
 ];
 
@@ -133,6 +136,29 @@ export function hookInput(caseId: string, ctx: InputContext): string {
         },
         tool_use_id: "toolu_9cbb597a149e143a2980c1ce",
         duration_ms: 4,
+      };
+      break;
+    case "post-tool-use@edit":
+      // The usual tool call: an Edit of a project file, nothing for the staleness check to read.
+      payload = {
+        ...base,
+        prompt_id: "378d7424-8205-49b7-aaa9-8e003f61053d",
+        permission_mode: "default",
+        effort: { level: "high" },
+        hook_event_name: "PostToolUse",
+        tool_name: "Edit",
+        tool_input: { file_path: steps, old_string: "- [ ] ", new_string: "- [x] ", replace_all: false },
+        tool_response: {
+          filePath: steps,
+          oldString: "- [ ] ",
+          newString: "- [x] ",
+          originalFile: null,
+          structuredPatch: [],
+          userModified: false,
+          replaceAll: false,
+        },
+        tool_use_id: "toolu_9cbb597a149e143a2980c1cf",
+        duration_ms: 3,
       };
       break;
     case "stop":

@@ -2,6 +2,7 @@ import type { HookHandler } from "./handle_hook.ts";
 import { rereadPostToolUse } from "./reread_post_tool_use.ts";
 import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
 import { guard, guardAsync } from "./_hook_guard.ts";
+import { ORCHESTRATION_FILE } from "./_orch_paths.ts";
 
 const WRITES = new Set(["Write", "Edit", "MultiEdit"]);
 
@@ -19,8 +20,20 @@ const WRITES = new Set(["Write", "Edit", "MultiEdit"]);
 export const postToolUseHook: HookHandler = async (ctx) => {
   guard(ctx, "re-read", () => rereadPostToolUse(ctx));
   const tool = (ctx.input as { tool_name?: unknown }).tool_name;
-  if (typeof tool !== "string" || !WRITES.has(tool) || !mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
+  if (typeof tool !== "string" || !WRITES.has(tool) || !namesOrchestrationFile(ctx.input)) return null;
+  if (!mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
   const warning = await guardAsync(ctx, "orchestration", async () => (await import("./orchestration_staleness.ts")).orchestrationPostToolUse(ctx));
   if (!warning) return null;
   return { json: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: warning } } };
 };
+
+/**
+ * Whether the tool wrote a file named ORCHESTRATION.yaml: the only writes the staleness check
+ * looks at, tested before its modules are loaded (most tool calls write other files).
+ */
+function namesOrchestrationFile(input: unknown): boolean {
+  const toolInput = (input as { tool_input?: { file_path?: unknown } }).tool_input;
+  const path = typeof toolInput === "object" && toolInput !== null ? toolInput.file_path : undefined;
+  if (typeof path !== "string") return false;
+  return path === ORCHESTRATION_FILE || path.replace(/\\/g, "/").endsWith("/" + ORCHESTRATION_FILE);
+}

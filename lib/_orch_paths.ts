@@ -23,6 +23,11 @@ export const MONITOR_STATE_FILE = "context-monitor-state.json";
 /** File name of a run's state. */
 export const ORCHESTRATION_FILE = "ORCHESTRATION.yaml";
 
+/** True when `path` (either separator) names a file called ORCHESTRATION.yaml. */
+export function isOrchestrationFile(path: string): boolean {
+  return path === ORCHESTRATION_FILE || path.replace(/\\/g, "/").endsWith("/" + ORCHESTRATION_FILE);
+}
+
 /**
  * The paths of the workflow for a workspace. The state directory sits at the workspace root, as in
  * design note 003 (`.jerry/checkpoints/cx-001-checkpoint.json` next to `projects/…`), so one

@@ -6,7 +6,7 @@ import { xmlElement } from "./xml_element.ts";
 import { renderXml } from "./render_xml.ts";
 import { listCheckpoints } from "./_orch_checkpoints.ts";
 import { clip } from "./_orch_format.ts";
-import { ORCHESTRATION_FILE } from "./_orch_paths.ts";
+import { isOrchestrationFile } from "./_orch_paths.ts";
 import { orchRuntime } from "./_orch_runtime.ts";
 import { checkStaleness } from "./_orch_stale.ts";
 import { readPrivateFile } from "./read_private_file.ts";
@@ -38,7 +38,7 @@ export function orchestrationPostToolUse(ctx: HookContext): string | null {
   if (typeof input.tool_name !== "string" || !WRITERS.has(input.tool_name)) return null;
   const toolInput = record(input.tool_input);
   const filePath = typeof toolInput.file_path === "string" ? toolInput.file_path : null;
-  if (filePath === null || !filePath.replace(/\\/g, "/").endsWith("/" + ORCHESTRATION_FILE) && filePath !== ORCHESTRATION_FILE) return null;
+  if (filePath === null || !isOrchestrationFile(filePath)) return null;
   const rt = orchRuntime(ctx, { transcript: false });
   if (rt === null) return null;
   const absolute = resolve(isAbsolute(filePath) ? filePath : resolve(ctx.projectDir, filePath));

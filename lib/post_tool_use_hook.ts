@@ -2,7 +2,7 @@ import type { HookHandler } from "./handle_hook.ts";
 import { rereadPostToolUse } from "./reread_post_tool_use.ts";
 import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
 import { guard, guardAsync } from "./_hook_guard.ts";
-import { ORCHESTRATION_FILE } from "./_orch_paths.ts";
+import { isOrchestrationFile } from "./_orch_paths.ts";
 
 const WRITES = new Set(["Write", "Edit", "MultiEdit"]);
 
@@ -34,6 +34,5 @@ export const postToolUseHook: HookHandler = async (ctx) => {
 function namesOrchestrationFile(input: unknown): boolean {
   const toolInput = (input as { tool_input?: { file_path?: unknown } }).tool_input;
   const path = typeof toolInput === "object" && toolInput !== null ? toolInput.file_path : undefined;
-  if (typeof path !== "string") return false;
-  return path === ORCHESTRATION_FILE || path.replace(/\\/g, "/").endsWith("/" + ORCHESTRATION_FILE);
+  return typeof path === "string" && isOrchestrationFile(path);
 }

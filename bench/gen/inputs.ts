@@ -117,49 +117,11 @@ export function hookInput(caseId: string, ctx: InputContext): string {
       };
       break;
     case "post-tool-use":
-      payload = {
-        ...base,
-        prompt_id: "378d7424-8205-49b7-aaa9-8e003f61053d",
-        permission_mode: "default",
-        effort: { level: "high" },
-        hook_event_name: "PostToolUse",
-        tool_name: "Edit",
-        tool_input: { file_path: orchestration, old_string: "current_gate_iteration: 1", new_string: "current_gate_iteration: 2", replace_all: false },
-        tool_response: {
-          filePath: orchestration,
-          oldString: "current_gate_iteration: 1",
-          newString: "current_gate_iteration: 2",
-          originalFile: null,
-          structuredPatch: [],
-          userModified: false,
-          replaceAll: false,
-        },
-        tool_use_id: "toolu_9cbb597a149e143a2980c1ce",
-        duration_ms: 4,
-      };
+      payload = editPayload(base, orchestration, "current_gate_iteration: 1", "current_gate_iteration: 2", "toolu_9cbb597a149e143a2980c1ce", 4);
       break;
     case "post-tool-use@edit":
       // The usual tool call: an Edit of a project file, nothing for the staleness check to read.
-      payload = {
-        ...base,
-        prompt_id: "378d7424-8205-49b7-aaa9-8e003f61053d",
-        permission_mode: "default",
-        effort: { level: "high" },
-        hook_event_name: "PostToolUse",
-        tool_name: "Edit",
-        tool_input: { file_path: steps, old_string: "- [ ] ", new_string: "- [x] ", replace_all: false },
-        tool_response: {
-          filePath: steps,
-          oldString: "- [ ] ",
-          newString: "- [x] ",
-          originalFile: null,
-          structuredPatch: [],
-          userModified: false,
-          replaceAll: false,
-        },
-        tool_use_id: "toolu_9cbb597a149e143a2980c1cf",
-        duration_ms: 3,
-      };
+      payload = editPayload(base, steps, "- [ ] ", "- [x] ", "toolu_9cbb597a149e143a2980c1cf", 3);
       break;
     case "stop":
       payload = {
@@ -178,4 +140,28 @@ export function hookInput(caseId: string, ctx: InputContext): string {
       throw new Error(`Unknown hook case: ${caseId}`);
   }
   return JSON.stringify(payload);
+}
+
+/** The PostToolUse payload of an Edit of `file` that replaced `oldString` with `newString`. */
+function editPayload(base: Record<string, unknown>, file: string, oldString: string, newString: string, toolUseId: string, ms: number) {
+  return {
+    ...base,
+    prompt_id: "378d7424-8205-49b7-aaa9-8e003f61053d",
+    permission_mode: "default",
+    effort: { level: "high" },
+    hook_event_name: "PostToolUse",
+    tool_name: "Edit",
+    tool_input: { file_path: file, old_string: oldString, new_string: newString, replace_all: false },
+    tool_response: {
+      filePath: file,
+      oldString,
+      newString,
+      originalFile: null,
+      structuredPatch: [],
+      userModified: false,
+      replaceAll: false,
+    },
+    tool_use_id: toolUseId,
+    duration_ms: ms,
+  };
 }

@@ -15,9 +15,9 @@
  *   --no-peers --no-source --no-bytecode --no-real
  *   --out NAME                            results/NAME.{json,md,svg}
  *
- * Commands per case: floor (a compiled binary that reads stdin and prints {}), rehydrate (the
- * hook binary), multicall (`rehydrate <hook>`), bytecode (the hook built with --bytecode), bun and
- * deno (the hook from source), node and python (the peers in bench/peers/, where one exists).
+ * Commands per case: floor (a compiled binary that reads stdin and prints {}, built with the hooks'
+ * own flags, --bytecode included), rehydrate (the hook binary), multicall (`rehydrate <hook>`),
+ * no-bytecode (the hook built with `build.ts --no-bytecode`), bun and deno (the hook from source), node and python (the peers in bench/peers/, where one exists).
  * Peak RSS is measured in separate runs under /usr/bin/time (GNU time forks a small child, so the
  * figure is the hook's own), never in the timed runs: Bun.spawnSync's resourceUsage.maxRSS is the
  * harness's RSS (the vfork'd child inherits the parent's high-water mark), and wrapping timed runs
@@ -91,10 +91,15 @@ function which(name: string): string | null {
   return null;
 }
 
-/** Builds the hook binaries (normal and --bytecode) and the floor into the cache, keyed by the sources. */
-function buildBinaries(bytecode: boolean): { dir: string; bytecodeDir: string | null; key: string } {
+/**
+ * Builds the hook binaries and the floor into the cache, keyed by the sources: `bin/` as
+ * `bun build.ts` makes them (with --bytecode, build.ts's default) and the floor with the very same
+ * flags; `bin-no-bytecode/` (unless `--no-bytecode`) with `bun build.ts --no-bytecode`, the column
+ * that shows what the bytecode cache buys.
+ */
+function buildBinaries(withNoBytecode: boolean): { dir: string; noBytecodeDir: string | null; key: string } {
   const sources = [...filesIn(join(ROOT, "hooks"), ".ts"), ...filesIn(join(ROOT, "lib"), ".ts"),
-    ...(existsSync(join(ROOT, "schemas")) ? filesIn(join(ROOT, "schemas"), ".json") : []), join(ROOT, "build.ts"), join(BENCH, "floor.ts"), join(ROOT, "package.json")];
+    ...(existsSync(join(ROOT, "schemas")) ? filesIn(join(ROOT, "schemas"), ".json") : []), join(ROOT, "build.ts"), join(BENCH, "floor.ts"), join(BENCH, "run.ts"), join(ROOT, "package.json")];
   const key = sha([Bun.version, COMPILE_FLAGS.join(" "), ...sources.flatMap((f) => [f, readFileSync(f)])]);
   const build = (variant: string, bytecode: boolean): string => {
     const base = join(CACHE, variant);
@@ -103,35 +108,24 @@ function buildBinaries(bytecode: boolean): { dir: string; bytecodeDir: string | 
     if (existsSync(base)) for (const old of readdirSync(base)) rmSync(join(base, old), { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     console.log(`building ${variant} binaries (${key}) ...`);
-    if (!bytecode) {
-      const r = run([process.execPath, "build.ts", "--outdir", dir]);
-      if (r.exitCode !== 0) throw new Error(`build.ts failed:\n${r.stderr.toString()}${r.stdout.toString()}`);
-      const f = run([process.execPath, "build", ...COMPILE_FLAGS, join(BENCH, "floor.ts"), "--outfile", join(dir, "floor")]);
+    const r = run([process.execPath, "build.ts", "--outdir", dir, ...(bytecode ? [] : ["--no-bytecode"])]);
+    if (r.exitCode !== 0) throw new Error(`build.ts failed:\n${r.stderr.toString()}${r.stdout.toString()}`);
+    if (bytecode) {
+      // The floor gets the hooks' own flags, --bytecode included: a floor built without it starts
+      // about 2-3 ms slower here (the ESM loader against a CommonJS bytecode entry) and would
+      // flatter every ratio.
+      const f = run([process.execPath, "build", ...COMPILE_FLAGS, "--bytecode", join(BENCH, "floor.ts"), "--outfile", join(dir, "floor")]);
       if (f.exitCode !== 0) throw new Error(`floor build failed:\n${f.stderr.toString()}`);
       // The source columns run this copy, so they measure the same code as the binaries even when
       // someone edits lib/ while the bench runs.
       for (const d of ["hooks", "lib", "schemas"]) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(dir, "src", d), { recursive: true });
       cpSync(join(ROOT, "package.json"), join(dir, "src", "package.json"));
-    } else {
-      // --bytecode needs CommonJS output, which has no top-level await, so `bun build.ts --bytecode`
-      // refuses the entries' `await runHook(...)`. Build each hook from a copy that starts the same
-      // promise without awaiting it (the process still lives until it settles).
-      const src = join(dir, "src");
-      mkdirSync(src, { recursive: true });
-      for (const hook of HOOKS) {
-        const text = readFileSync(join(ROOT, "hooks", `${hook}.ts`), "utf8")
-          .replaceAll('"../lib/', `"${join(ROOT, "lib")}/`)
-          .replace(/^await runHook\(/m, "void runHook(");
-        writeFileSync(join(src, `${hook}.ts`), text);
-        const r = run([process.execPath, "build", ...COMPILE_FLAGS, "--bytecode", join(src, `${hook}.ts`), "--outfile", join(dir, hook)]);
-        if (r.exitCode !== 0) throw new Error(`bytecode build of ${hook} failed:\n${r.stderr.toString()}`);
-      }
     }
     writeFileSync(join(dir, ".done"), key);
     return dir;
   };
-  const dir = build("bin", false);
-  return { dir, bytecodeDir: bytecode ? build("bin-bytecode", true) : null, key };
+  const dir = build("bin", true);
+  return { dir, noBytecodeDir: withNoBytecode ? build("bin-no-bytecode", false) : null, key };
 }
 
 /** The pristine workspace, generated once per generator version. */
@@ -332,7 +326,7 @@ function main(): void {
   const wantHooks = values.hooks ? new Set(values.hooks.split(",")) : null;
   const hooks = HOOK_CASES.filter((h) => !wantHooks || wantHooks.has(h.id) || wantHooks.has(h.binary));
   const outName = values.out ?? (quick ? "quick" : "latest");
-  const useBytecode = !quick && !values["no-bytecode"];
+  const useNoBytecode = !quick && !values["no-bytecode"];
   const useReal = !quick && !values["no-real"];
   const started = Date.now();
 
@@ -350,10 +344,8 @@ function main(): void {
   if (!values["no-peers"] && !node) notes.push("node not found: no Node peer.");
   if (!values["no-peers"] && !python) notes.push("python3 not found: no Python peer.");
 
-  const bins = buildBinaries(useBytecode);
-  if (bins.bytecodeDir) {
-    notes.push("--bytecode: `bun build --compile --bytecode` emits CommonJS, which has no top-level await, so the hook entries (`await runHook(...)`) do not build with it; the bytecode column is the same hooks built from copies that call `void runHook(...)`.");
-  }
+  const bins = buildBinaries(useNoBytecode);
+  notes.push("The floor is built with the hooks' own flags, --bytecode included (build.ts's default). Until 2026-11-21 it was built without --bytecode, which made it start 2-3 ms slower than a bytecode binary and every ratio look better than it was.");
   notes.push("Before the snapshot, one SessionStart(startup) of another session has run in the workspace, so the startup menu's per-user cache exists, as it does for every start but a workspace's very first (that first start lists every project and skill and writes the cache).");
   notes.push("Every run starts from the same sandbox state, restored (untimed) before each run: the moment right after a compaction, when our PreCompact and PostCompact and the Node peer's PreCompact have run once. So SessionStart finds a state to resume from on every run. A case marked @steady also runs the hooks before it (untimed) after each restore: user-prompt-submit@steady is a prompt soon after a compaction (SessionStart(compact) delivered the context; the monitor and a compaction reminder run, two state writes), user-prompt-submit@quiet is most prompts of a session (the three reminders are used up; only the monitor runs and writes its state).");
   notes.push("Generated transcripts are at least the nominal size (the last turn is completed). The machine is shared: interleaved runs and medians cancel drift, p95 shows the noise.");
@@ -423,7 +415,7 @@ function main(): void {
         { id: "rehydrate", argv: [join(bins.dir, hook.binary)], ...std },
         { id: "multicall", argv: [join(bins.dir, "rehydrate"), hook.binary], ...std },
       ];
-      if (bins.bytecodeDir) commands.push({ id: "bytecode", argv: [join(bins.bytecodeDir, hook.binary)], ...std });
+      if (bins.noBytecodeDir) commands.push({ id: "no-bytecode", argv: [join(bins.noBytecodeDir, hook.binary)], ...std });
       if (!values["no-source"]) {
         commands.push({ id: "bun", argv: [process.execPath, join(bins.dir, "src", "hooks", `${hook.binary}.ts`)], ...std });
         if (deno) commands.push({ id: "deno", argv: [deno, "run", "-A", join(bins.dir, "src", "hooks", `${hook.binary}.ts`)], ...std });

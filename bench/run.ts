@@ -6,10 +6,10 @@
  * warm-up rounds; before every run the sandbox (workspace, state directory, HOME) is put back to
  * the state right after a compaction, so every run does the same work.
  *
- *   bun bench/run.ts                      full run: 1, 10, 100, 500 MB + real transcripts; writes
+ *   bun bench/run.ts                      full run: 1, 10, 100, 200, 500 MB + real transcripts; writes
  *                                         bench/results/latest.{json,md} and latency.svg
  *   bun bench/run.ts --quick              about a minute: 1 and 10 MB, 5 runs; writes results/quick.*
- *   --sizes 1,10,100,500                  generated transcript sizes in MB (1 MB = 10^6 bytes)
+ *   --sizes 1,10,100,200,500              generated transcript sizes in MB (1 MB = 10^6 bytes)
  *   --hooks pre-compact,stop              only these cases (ids as in the tables)
  *   --runs N  --warmup N  --rss-runs N    counted runs, warm-up rounds, peak-RSS runs per command
  *   --no-peers --no-source --no-bytecode --no-real
@@ -319,7 +319,7 @@ function main(): void {
     return;
   }
   const quick = values.quick!;
-  const sizes = (values.sizes ?? (quick ? "1,10" : "1,10,100,500")).split(",").map(Number).filter((n) => n > 0);
+  const sizes = (values.sizes ?? (quick ? "1,10" : "1,10,100,200,500")).split(",").map(Number).filter((n) => n > 0);
   const runs = Number(values.runs ?? (quick ? 5 : 25));
   const warmup = Number(values.warmup ?? (quick ? 1 : 3));
   const rssRuns = Number(values["rss-runs"] ?? (quick ? 1 : 3));

@@ -42,7 +42,7 @@ const ROOT = join(import.meta.dirname, "..");
 const BENCH = join(ROOT, "bench");
 const CACHE = join(BENCH, ".cache");
 const SANDBOX = join(CACHE, "run");
-const WS = join(SANDBOX, "ws");
+export const WS = join(SANDBOX, "ws");
 const STATE = join(SANDBOX, "state");
 const HOME = join(SANDBOX, "home");
 const SESSION_ID = "5f0c1a8e-7b2d-4c3e-9a41-b3d2e6f70a19";
@@ -97,7 +97,7 @@ function which(name: string): string | null {
  * flags; `bin-no-bytecode/` (unless `--no-bytecode`) with `bun build.ts --no-bytecode`, the column
  * that shows what the bytecode cache buys.
  */
-function buildBinaries(withNoBytecode: boolean): { dir: string; noBytecodeDir: string | null; key: string } {
+export function buildBinaries(withNoBytecode: boolean): { dir: string; noBytecodeDir: string | null; key: string } {
   const sources = [...filesIn(join(ROOT, "hooks"), ".ts"), ...filesIn(join(ROOT, "lib"), ".ts"),
     ...(existsSync(join(ROOT, "schemas")) ? filesIn(join(ROOT, "schemas"), ".json") : []), join(ROOT, "build.ts"), join(BENCH, "floor.ts"), join(BENCH, "run.ts"), join(ROOT, "package.json")];
   const key = sha([Bun.version, COMPILE_FLAGS.join(" "), ...sources.flatMap((f) => [f, readFileSync(f)])]);
@@ -129,7 +129,7 @@ function buildBinaries(withNoBytecode: boolean): { dir: string; noBytecodeDir: s
 }
 
 /** The pristine workspace, generated once per generator version. */
-function pristineWorkspace(): string {
+export function pristineWorkspace(): string {
   const gen = ["workspace.ts", "random.ts"].map((f) => readFileSync(join(BENCH, "gen", f)));
   const key = sha([...gen]);
   const dir = join(CACHE, `workspace-${key}`);
@@ -142,7 +142,7 @@ function pristineWorkspace(): string {
 }
 
 /** A generated transcript of `mb` MB, cached by the generators' content and the workspace path. */
-function transcript(mb: number): { path: string; bytes: number; seconds: number } {
+export function transcript(mb: number): { path: string; bytes: number; seconds: number } {
   const gen = ["transcript.ts", "workspace.ts", "random.ts"].map((f) => readFileSync(join(BENCH, "gen", f)));
   const key = sha([...gen, WS, SESSION_ID, String(mb)]);
   const dir = join(CACHE, "transcripts");
@@ -175,6 +175,59 @@ function freshSandbox(pristine: string): void {
   oldDirs(pristine, WS);
   mkdirSync(STATE, { recursive: true, mode: 0o700 });
   mkdirSync(HOME, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * A fresh sandbox in the state right after a compaction, for one transcript: our PreCompact and
+ * PostCompact have run, and so has the peers' PreCompact (its state file is what the peers'
+ * SessionStart reads). Returns the payload encoder and, per case, the function that puts the
+ * sandbox back before each run (a case that starts later in the cycle also runs its earlier
+ * hooks, untimed).
+ */
+export function afterCompaction(
+  pristine: string,
+  binDir: string,
+  transcriptPath: string,
+  env: Record<string, string>,
+  peers: { node?: string | null; python?: string | null } = {},
+): { enc: (id: string) => Uint8Array; restoreFor: (hook: HookCase) => () => void } {
+  freshSandbox(pristine);
+  const ctx = { sessionId: SESSION_ID, transcriptPath, cwd: WS };
+  const enc = (id: string) => new TextEncoder().encode(hookInput(id, ctx));
+  run([join(binDir, "pre-compact")], { cwd: WS, env, stdin: enc("pre-compact") });
+  run([join(binDir, "post-compact")], { cwd: WS, env, stdin: enc("post-compact") });
+  // rehydrate has started in this workspace before (another session): the startup menu's cache
+  // exists, as it does for every start but a workspace's very first.
+  run([join(binDir, "session-start")], {
+    cwd: WS,
+    env,
+    stdin: new TextEncoder().encode(hookInput("session-start@startup", { ...ctx, sessionId: "0b7c4a52-9d1e-4f3a-8c6b-2e5d7f9a1c30" })),
+  });
+  if (peers.node) run([peers.node, join(BENCH, "peers", "pre-compact.mjs")], { cwd: WS, env, stdin: enc("pre-compact") });
+  else if (peers.python) run([peers.python, join(BENCH, "peers", "pre-compact.py")], { cwd: WS, env, stdin: enc("pre-compact") });
+  const snap = snapshotTree(SANDBOX);
+  const restoreFor = (hook: HookCase) => (): void => {
+    snap.restore();
+    for (const p of hook.prepare ?? []) {
+      const prior = HOOK_CASES.find((h) => h.id === p)!;
+      run([join(binDir, prior.binary)], { cwd: WS, env, stdin: enc(p) });
+    }
+  };
+  return { enc, restoreFor };
+}
+
+/** The environment every timed command runs with: the sandbox's HOME, state and project. */
+export function sandboxEnv(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME,
+    REHYDRATE_STATE_DIR: STATE,
+    CLAUDE_PROJECT_DIR: WS,
+    DENO_DIR: join(CACHE, "deno"),
+    DENO_NO_UPDATE_CHECK: "1",
+    XDG_CACHE_HOME: join(CACHE, "xdg"),
+    LANG: "C.UTF-8",
+  };
 }
 
 function median(values: number[]): number {
@@ -350,17 +403,7 @@ function main(): void {
   notes.push("Every run starts from the same sandbox state, restored (untimed) before each run: the moment right after a compaction, when our PreCompact and PostCompact and the Node peer's PreCompact have run once. So SessionStart finds a state to resume from on every run. A case marked @steady also runs the hooks before it (untimed) after each restore: user-prompt-submit@steady is a prompt soon after a compaction (SessionStart(compact) delivered the context; the monitor and a compaction reminder run, two state writes), user-prompt-submit@quiet is most prompts of a session (the three reminders are used up; only the monitor runs and writes its state).");
   notes.push("Generated transcripts are at least the nominal size (the last turn is completed). The machine is shared: interleaved runs and medians cancel drift, p95 shows the noise.");
   const pristine = pristineWorkspace();
-  const DENO_DIR = join(CACHE, "deno");
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME,
-    REHYDRATE_STATE_DIR: STATE,
-    CLAUDE_PROJECT_DIR: WS,
-    DENO_DIR,
-    DENO_NO_UPDATE_CHECK: "1",
-    XDG_CACHE_HOME: join(CACHE, "xdg"),
-    LANG: "C.UTF-8",
-  };
+  const env = sandboxEnv();
 
   const inputs: BenchResults["inputs"] = [];
   for (const mb of sizes) {
@@ -381,34 +424,11 @@ function main(): void {
   const firstGenerated = inputs.find((i) => i.generated)?.id;
 
   for (const input of inputs) {
-    freshSandbox(pristine);
-    // The state right after a compaction: our PreCompact and PostCompact have run, and so has
-    // the peers' PreCompact (its state file is what the peers' SessionStart reads).
-    const ctx = { sessionId: SESSION_ID, transcriptPath: input.path, cwd: WS };
-    const enc = (id: string) => new TextEncoder().encode(hookInput(id, ctx));
-    run([join(bins.dir, "pre-compact")], { cwd: WS, env, stdin: enc("pre-compact") });
-    run([join(bins.dir, "post-compact")], { cwd: WS, env, stdin: enc("post-compact") });
-    // rehydrate has started in this workspace before (another session): the startup menu's cache
-    // exists, as it does for every start but a workspace's very first.
-    run([join(bins.dir, "session-start")], {
-      cwd: WS,
-      env,
-      stdin: new TextEncoder().encode(hookInput("session-start@startup", { ...ctx, sessionId: "0b7c4a52-9d1e-4f3a-8c6b-2e5d7f9a1c30" })),
-    });
-    if (node) run([node, join(BENCH, "peers", "pre-compact.mjs")], { cwd: WS, env, stdin: enc("pre-compact") });
-    else if (python) run([python, join(BENCH, "peers", "pre-compact.py")], { cwd: WS, env, stdin: enc("pre-compact") });
-    const snap = snapshotTree(SANDBOX);
+    const { enc, restoreFor } = afterCompaction(pristine, bins.dir, input.path, env, { node, python });
 
     for (const hook of hooks) {
       const stdin = enc(hook.id);
-      // A case that starts later in the cycle runs its earlier hooks after every restore, untimed.
-      const restore = (): void => {
-        snap.restore();
-        for (const p of hook.prepare ?? []) {
-          const prior = HOOK_CASES.find((h) => h.id === p)!;
-          run([join(bins.dir, prior.binary)], { cwd: WS, env, stdin: enc(p) });
-        }
-      };
+      const restore = restoreFor(hook);
       const std = { maxRuns: runs, warmup };
       const commands: Command[] = [
         { id: "floor", argv: [join(bins.dir, "floor")], ...std },

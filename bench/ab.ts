@@ -1,0 +1,93 @@
+#!/usr/bin/env bun
+/**
+ * A/B timing for development: one benchmark case, the floor and any binaries you name, in the
+ * bench's sandbox (the same state, restored before every run), interleaved and rotated. Use it to
+ * decide whether a change is worth keeping before running the full benchmark.
+ *
+ *   bun bench/ab.ts <case> <MB> [<binary or directory> ...] [--runs N]
+ *   bun bench/ab.ts user-prompt-submit@quiet 1 /tmp/before /tmp/after --runs 61
+ *   bun bench/ab.ts stop 1 --phases              where the time goes: start-up (exec to the first
+ *                                                read of stdin) and the rest, via strace
+ *
+ * A directory means "the case's binary in it" (e.g. the outdir of `bun build.ts --outdir DIR`); the
+ * floor and the current hooks (the `rehydrate` column) are always measured. `<MB>` is a generated
+ * transcript size (generated on first use, like the bench). Medians and ratios to the floor are
+ * printed; nothing is written to bench/results.
+ *
+ * Bench tooling: Bun APIs are fine here.
+ */
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { HOOK_CASES } from "./gen/inputs.ts";
+import { roundOrder, summarize } from "./stats.ts";
+import { afterCompaction, buildBinaries, pristineWorkspace, sandboxEnv, transcript, WS } from "./run.ts";
+
+function main(): void {
+  const { values, positionals } = parseArgs({
+    args: Bun.argv.slice(2),
+    allowPositionals: true,
+    options: { runs: { type: "string", default: "41" }, phases: { type: "boolean", default: false } },
+  });
+  const [caseId, mbText, ...others] = positionals;
+  const hook = HOOK_CASES.find((h) => h.id === caseId);
+  const mb = Number(mbText);
+  if (!hook || !(mb > 0)) {
+    console.error(`usage: bun bench/ab.ts <case> <MB> [binary|dir ...]; cases: ${HOOK_CASES.map((h) => h.id).join(", ")}`);
+    process.exit(2);
+  }
+  const runs = Math.max(1, Number(values.runs));
+  const bins = buildBinaries(false);
+  const env = sandboxEnv();
+  const { enc, restoreFor } = afterCompaction(pristineWorkspace(), bins.dir, transcript(mb).path, env);
+  const restore = restoreFor(hook);
+  const stdin = enc(hook.id);
+  const commands = [
+    { id: "floor", path: join(bins.dir, "floor") },
+    { id: "rehydrate", path: join(bins.dir, hook.binary) },
+    ...others.map((o) => ({ id: o, path: statSync(o).isDirectory() ? join(resolve(o), hook.binary) : resolve(o) })),
+  ];
+  const spawn = (argv: string[]) => Bun.spawnSync(argv, { cwd: WS, env, stdin, stdout: "pipe", stderr: "pipe" });
+
+  if (values.phases) {
+    const trace = join(bins.dir, "..", `phases-${process.pid}.txt`);
+    const at = (lines: string[], re: RegExp): number => Number(lines.find((l) => re.test(l))?.split(/\s+/)[1]) * 1000;
+    const phases = new Map(commands.map((c) => [c.id, { start: [] as number[], rest: [] as number[] }]));
+    for (let round = 0; round < runs; round++) {
+      for (const c of roundOrder(commands, round)) {
+        restore();
+        const r = spawn(["strace", "--seccomp-bpf", "-f", "-ttt", "-e", "trace=execve,read,exit_group", "-o", trace, c.path]);
+        if (r.exitCode === null || r.exitCode > 2) throw new Error(`strace failed: ${r.stderr.toString().slice(0, 200)}`);
+        const lines = readFileSync(trace, "utf8").split("\n");
+        const exec = at(lines, /execve\(/), stdinRead = at(lines, / read\(0,/), exit = at(lines, /exit_group/);
+        phases.get(c.id)!.start.push(stdinRead - exec);
+        phases.get(c.id)!.rest.push(exit - stdinRead);
+      }
+    }
+    rmSync(trace, { force: true });
+    console.log(`${hook.id} on ${mb} MB under strace (slower than without; compare the columns), ${runs} runs, medians:`);
+    for (const c of commands) {
+      const p = phases.get(c.id)!;
+      console.log(`${c.id.padEnd(40)} start-up ${summarize(p.start).median.toFixed(2)} ms, then ${summarize(p.rest).median.toFixed(2)} ms`);
+    }
+    return;
+  }
+
+  const wall = new Map(commands.map((c) => [c.id, [] as number[]]));
+  for (let round = -3; round < runs; round++) {
+    for (const c of roundOrder(commands, round + 3)) {
+      restore();
+      const t0 = performance.now();
+      spawn([c.path]);
+      if (round >= 0) wall.get(c.id)!.push(performance.now() - t0);
+    }
+  }
+  const floor = summarize(wall.get("floor")!).median;
+  console.log(`${hook.id} on ${mb} MB, ${runs} runs each, interleaved:`);
+  for (const c of commands) {
+    const s = summarize(wall.get(c.id)!);
+    console.log(`${c.id.padEnd(40)} median ${s.median.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms  ${(s.median / floor).toFixed(3)}x the floor`);
+  }
+}
+
+if (import.meta.main) main();

@@ -8,11 +8,17 @@
  *   bun bench/ab.ts user-prompt-submit@quiet 1 /tmp/before /tmp/after --runs 61
  *   bun bench/ab.ts stop 1 --phases              where the time goes: start-up (exec to the first
  *                                                read of stdin) and the rest, via strace
+ *   bun bench/ab.ts stop 1 --jit                 how many functions JavaScriptCore's JIT compiled in
+ *                                                one run of each command (baseline and DFG)
+ *   bun bench/ab.ts stop 1 dist --env BUN_JSC_useJIT=0
+ *                                                the named binaries run with these variables
  *
  * A directory means "the case's binary in it" (e.g. the outdir of `bun build.ts --outdir DIR`); the
  * floor and the current hooks (the `rehydrate` column) are always measured. `<MB>` is a generated
  * transcript size (generated on first use, like the bench). Medians and ratios to the floor are
- * printed; nothing is written to bench/results.
+ * printed; nothing is written to bench/results. Compare binaries built at about the same time: here
+ * an identical binary that had sat in the page cache for half an hour (and been partly evicted by
+ * the big transcripts) started 3 ms slower than a fresh copy of itself.
  *
  * Bench tooling: Bun APIs are fine here.
  */
@@ -27,7 +33,12 @@ function main(): void {
   const { values, positionals } = parseArgs({
     args: Bun.argv.slice(2),
     allowPositionals: true,
-    options: { runs: { type: "string", default: "41" }, phases: { type: "boolean", default: false } },
+    options: {
+      runs: { type: "string", default: "41" },
+      phases: { type: "boolean", default: false },
+      jit: { type: "boolean", default: false },
+      env: { type: "string", multiple: true, default: [] },
+    },
   });
   const [caseId, mbText, ...others] = positionals;
   const hook = HOOK_CASES.find((h) => h.id === caseId);
@@ -42,12 +53,35 @@ function main(): void {
   const { enc, restoreFor } = afterCompaction(pristineWorkspace(), bins.dir, transcript(mb).path, env);
   const restore = restoreFor(hook);
   const stdin = enc(hook.id);
+  const extraEnv: Record<string, string> = {};
+  for (const kv of values.env!) {
+    const at = kv.indexOf("=");
+    if (at <= 0) throw new Error(`--env wants KEY=VALUE, got "${kv}"`);
+    extraEnv[kv.slice(0, at)] = kv.slice(at + 1);
+  }
+  const label = Object.keys(extraEnv).length ? ` (${values.env!.join(" ")})` : "";
   const commands = [
-    { id: "floor", path: join(bins.dir, "floor") },
-    { id: "rehydrate", path: join(bins.dir, hook.binary) },
-    ...others.map((o) => ({ id: o, path: statSync(o).isDirectory() ? join(resolve(o), hook.binary) : resolve(o) })),
+    { id: "floor", path: join(bins.dir, "floor"), env },
+    { id: "rehydrate", path: join(bins.dir, hook.binary), env },
+    ...others.map((o) => ({
+      id: o + label,
+      path: statSync(o).isDirectory() ? join(resolve(o), hook.binary) : resolve(o),
+      env: { ...env, ...extraEnv },
+    })),
   ];
-  const spawn = (argv: string[]) => Bun.spawnSync(argv, { cwd: WS, env, stdin, stdout: "pipe", stderr: "pipe" });
+  const spawn = (argv: string[], e = env) => Bun.spawnSync(argv, { cwd: WS, env: e, stdin, stdout: "pipe", stderr: "pipe" });
+
+  if (values.jit) {
+    console.log(`${hook.id} on ${mb} MB: functions JavaScriptCore compiled in one run`);
+    for (const c of commands) {
+      restore();
+      const r = spawn([c.path], { ...c.env, BUN_JSC_reportBaselineCompileTimes: "1", BUN_JSC_reportDFGCompileTimes: "1" });
+      const lines = r.stderr.toString().split("\n").filter((l) => l.startsWith("Optimized"));
+      const dfg = lines.filter((l) => / using DFG /.test(l)).length;
+      console.log(`${c.id.padEnd(40)} baseline ${lines.length - dfg}, DFG ${dfg}`);
+    }
+    return;
+  }
 
   if (values.phases) {
     const trace = join(bins.dir, "..", `phases-${process.pid}.txt`);
@@ -56,7 +90,7 @@ function main(): void {
     for (let round = 0; round < runs; round++) {
       for (const c of roundOrder(commands, round)) {
         restore();
-        const r = spawn(["strace", "--seccomp-bpf", "-f", "-ttt", "-e", "trace=execve,read,exit_group", "-o", trace, c.path]);
+        const r = spawn(["strace", "--seccomp-bpf", "-f", "-ttt", "-e", "trace=execve,read,exit_group", "-o", trace, c.path], c.env);
         if (r.exitCode === null || r.exitCode > 2) throw new Error(`strace failed: ${r.stderr.toString().slice(0, 200)}`);
         const lines = readFileSync(trace, "utf8").split("\n");
         const exec = at(lines, /execve\(/), stdinRead = at(lines, / read\(0,/), exit = at(lines, /exit_group/);
@@ -78,7 +112,7 @@ function main(): void {
     for (const c of roundOrder(commands, round + 3)) {
       restore();
       const t0 = performance.now();
-      spawn([c.path]);
+      spawn([c.path], c.env);
       if (round >= 0) wall.get(c.id)!.push(performance.now() - t0);
     }
   }

@@ -17,7 +17,9 @@
  *
  * Commands per case: floor (a compiled binary that reads stdin and prints {}, built with the hooks'
  * own flags, --bytecode included), rehydrate (the hook binary), multicall (`rehydrate <hook>`),
- * no-bytecode (the hook built with `build.ts --no-bytecode`), bun and deno (the hook from source), node and python (the peers in bench/peers/, where one exists).
+ * no-bytecode (the hook built with `build.ts --no-bytecode`; `--no-bytecode` leaves this column
+ * out), bun and deno (the hook from source), node and python (the peers in bench/peers/, where one
+ * exists).
  * Peak RSS is measured in separate runs under /usr/bin/time (GNU time forks a small child, so the
  * figure is the hook's own), never in the timed runs: Bun.spawnSync's resourceUsage.maxRSS is the
  * harness's RSS (the vfork'd child inherits the parent's high-water mark), and wrapping timed runs
@@ -30,7 +32,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { cpus, platform, release, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
-import { COMPILE_FLAGS, HOOKS } from "../build.ts";
+import { COMPILE_FLAGS } from "../build.ts";
 import { ratio, roundOrder, summarize } from "./stats.ts";
 import { snapshotTree } from "./sandbox.ts";
 import { ACTIVE_PROJECT, writeWorkspace } from "./gen/workspace.ts";
@@ -112,8 +114,7 @@ export function buildBinaries(withNoBytecode: boolean): { dir: string; noBytecod
     if (r.exitCode !== 0) throw new Error(`build.ts failed:\n${r.stderr.toString()}${r.stdout.toString()}`);
     if (bytecode) {
       // The floor gets the hooks' own flags, --bytecode included: a floor built without it starts
-      // about 2-3 ms slower here (the ESM loader against a CommonJS bytecode entry) and would
-      // flatter every ratio.
+      // about 2-3 ms slower here and would flatter every ratio.
       const f = run([process.execPath, "build", ...COMPILE_FLAGS, "--bytecode", join(BENCH, "floor.ts"), "--outfile", join(dir, "floor")]);
       if (f.exitCode !== 0) throw new Error(`floor build failed:\n${f.stderr.toString()}`);
       // The source columns run this copy, so they measure the same code as the binaries even when

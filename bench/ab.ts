@@ -12,6 +12,8 @@
  *                                                one run of each command (baseline and DFG)
  *   bun bench/ab.ts stop 1 dist --env BUN_JSC_useJIT=0
  *                                                the named binaries run with these variables
+ *   bun bench/ab.ts user-prompt-submit@quiet 1 dist --remove projects
+ *                                                the workspace without this path (another layout)
  *
  * A directory means "the case's binary in it" (e.g. the outdir of `bun build.ts --outdir DIR`); the
  * floor and the current hooks (the `rehydrate` column) are always measured. `<MB>` is a generated
@@ -38,6 +40,7 @@ function main(): void {
       phases: { type: "boolean", default: false },
       jit: { type: "boolean", default: false },
       env: { type: "string", multiple: true, default: [] },
+      remove: { type: "string", multiple: true, default: [] },
     },
   });
   const [caseId, mbText, ...others] = positionals;
@@ -51,7 +54,11 @@ function main(): void {
   const bins = buildBinaries(false);
   const env = sandboxEnv();
   const { enc, restoreFor } = afterCompaction(pristineWorkspace(), bins.dir, transcript(mb).path, env);
-  const restore = restoreFor(hook);
+  const restoreCase = restoreFor(hook);
+  const restore = (): void => {
+    restoreCase();
+    for (const p of values.remove!) rmSync(join(WS, p), { recursive: true, force: true });
+  };
   const stdin = enc(hook.id);
   const extraEnv: Record<string, string> = {};
   for (const kv of values.env!) {

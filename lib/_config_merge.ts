@@ -1,7 +1,7 @@
 // Merging one parsed config file into the config being built, guided by the
 // config schema: objects with `properties` merge key by key, everything else is
 // a leaf that replaces the lower-priority value only when it is valid.
-import { join } from "node:path";
+import { join } from "./_node_path.ts";
 import type { ConfigIssue } from "./load_config.ts";
 import { type JsonSchema, validateSchema } from "./validate_schema.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { unlinkSync } from "node:fs";
+import { unlinkSync } from "./_node_fs.ts";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";

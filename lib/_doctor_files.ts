@@ -5,8 +5,8 @@
  * @module
  */
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, statSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import { firstWord } from "./_install_plan.ts";
 
 const NOT_ALNUM = /[^a-zA-Z0-9]/g;

@@ -9,9 +9,9 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "./_node_fs.ts";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join } from "./_node_path.ts";
 import { HOOK_NAMES } from "./hook_names.ts";
 
 /** One hook's timing. */

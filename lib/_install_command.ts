@@ -7,7 +7,7 @@
  * @module
  */
 
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "./_node_fs.ts";
 import path from "node:path";
 
 /** A path the Bun single-file executable serves from its own embedded filesystem. */

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { existsSync, statSync } from "node:fs";
+import { existsSync, statSync } from "./_node_fs.ts";
 import { homeDir } from "./home_dir.ts";
-import { join, resolve } from "node:path";
+import { join, resolve } from "./_node_path.ts";
 import { type LoadedConfig, loadConfig } from "./load_config.ts";
 import { findOrchestrationLayout } from "./orchestration_layout.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";

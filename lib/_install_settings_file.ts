@@ -6,8 +6,8 @@
  * @module
  */
 
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "./_node_fs.ts";
+import { dirname } from "./_node_path.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";
 
 /** The settings text, null when the file does not exist, or why it cannot be read. */

@@ -1,5 +1,5 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 
 /** A pending decision in a checkpoint. */

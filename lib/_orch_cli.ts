@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { statSync } from "./_node_fs.ts";
+import { resolve } from "./_node_path.ts";
 import { loadConfig } from "./load_config.ts";
 import type { OrchSettings } from "./_orch_paths.ts";
 

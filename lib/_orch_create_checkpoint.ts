@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import { checkpointName, highestCheckpointNumber } from "./_orch_checkpoints.ts";
 
 /** Link errors that mean the file system has no hard links; then the final name is created with O_EXCL. */

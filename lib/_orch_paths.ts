@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "./_node_path.ts";
 import type { RehydrateConfig } from "./load_config.ts";
 
 /** The orchestration settings of the config. */

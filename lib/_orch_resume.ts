@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync } from "./_node_fs.ts";
+import { dirname, join } from "./_node_path.ts";
 import type { OrchestrationRun } from "./orchestration_layout.ts";
 import { readOrchestrationResumption, type ResumptionState } from "./orchestration_resumption.ts";
 import { renderResumePrompt } from "./orchestration_resume_prompt.ts";

@@ -1,6 +1,6 @@
 import type { HookContext } from "./handle_hook.ts";
-import { existsSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative } from "node:path";
+import { existsSync, realpathSync } from "./_node_fs.ts";
+import { dirname, isAbsolute, relative } from "./_node_path.ts";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { findOrchestrationLayout, type OrchestrationLayout } from "./orchestration_layout.ts";
 import { type OrchPaths, orchPaths, type OrchSettings } from "./_orch_paths.ts";

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "./_node_path.ts";
 import type { HookContext } from "./handle_hook.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import { sessionKey } from "./session_key.ts";

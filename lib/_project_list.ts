@@ -1,7 +1,7 @@
 // Private helper of project_session_start.ts: the startup listing of projects with their progress,
 // bounded in the number of folders read.
-import { readdirSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, realpathSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import { parseFrontmatter } from "./parse_frontmatter.ts";
 import { readSteps } from "./read_steps.ts";
 import { redact } from "./redact.ts";

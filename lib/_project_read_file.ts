@@ -2,8 +2,8 @@
 // project_session_start.ts, scan_skills.ts): resolving a path a user's file names and reading it
 // without ever leaving the folder it must stay in, following a link out, blocking on a FIFO or
 // swallowing a huge file.
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "./_node_fs.ts";
+import { isAbsolute, relative, resolve, sep } from "./_node_path.ts";
 
 /** Why a path was refused or could not be read. A closed set. */
 export type ProjectFileProblem =

@@ -2,7 +2,7 @@
 // session and marks it delivered. The per-session copy in the private state directory comes
 // first; the flat workspace file is used only when its session_id is this session's, so another
 // session's state is never consumed.
-import { join, resolve } from "node:path";
+import { join, resolve } from "./_node_path.ts";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import { sessionKey } from "./session_key.ts";

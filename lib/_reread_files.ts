@@ -11,8 +11,8 @@
  * @module
  */
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 
 /** Directory of the one-shot markers. */
 export function markersDir(stateDir: string): string {

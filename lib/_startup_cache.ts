@@ -4,8 +4,8 @@
 // computed from is the same now; any doubt (a symbolic link on the way, a file changed in the
 // last seconds, a corrupt or foreign cache file, another configuration or version) means
 // recompute. What is stored is what is shown: project names and current tasks are redacted.
-import { lstatSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, type Stats } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import type { NexusProjectSummary } from "./build_nexus_context.ts";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { readPrivateFile } from "./read_private_file.ts";

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "./_node_fs.ts";
 import { Buffer } from "node:buffer";
 import type { TranscriptRow } from "./transcript_row.ts";
 

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statSync } from "./_node_fs.ts";
 import { parseArgs } from "node:util";
 import { detectWorkspace, type WorkspaceDetection } from "./detect_workspace.ts";
 import { loadConfig } from "./load_config.ts";

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readSync, realpathSync, statSync } from "./_node_fs.ts";
+import { join, resolve } from "./_node_path.ts";
 import type { CliIo } from "./cli_main.ts";
 import { cliValidate } from "./cli_validate.ts";
 import { stateDir } from "./state_dir.ts";

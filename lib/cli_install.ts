@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "./_node_fs.ts";
+import { join, relative, resolve } from "./_node_path.ts";
 import type { CliIo } from "./cli_main.ts";
 import { commandPrefix, quoteShellPath, resolveBinary } from "./_install_command.ts";
 import {

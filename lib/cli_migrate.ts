@@ -10,8 +10,8 @@ import {
   statSync,
   unlinkSync,
   writeSync,
-} from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+} from "./_node_fs.ts";
+import { basename, dirname, join, relative, resolve } from "./_node_path.ts";
 import type { CliIo } from "./cli_main.ts";
 import { loadConfig } from "./load_config.ts";
 import { parseFrontmatter } from "./parse_frontmatter.ts";

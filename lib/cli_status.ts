@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { statSync } from "./_node_fs.ts";
+import { basename, join, resolve } from "./_node_path.ts";
 import type { CliIo } from "./cli_main.ts";
 import { contextFill } from "./context_fill.ts";
 import { sessionKey } from "./session_key.ts";

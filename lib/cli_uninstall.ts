@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { resolve } from "./_node_path.ts";
 import type { CliIo } from "./cli_main.ts";
 import { quoteShellPath } from "./_install_command.ts";
 import { readOptions, resolveEnv, settingsPath, type VerbEnv } from "./_install_detect.ts";

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { readFileSync } from "./_node_fs.ts";
+import { basename } from "./_node_path.ts";
 import type { CliIo } from "./cli_main.ts";
 import { type JsonSchema, validateSchema } from "./validate_schema.ts";
 import { checkManifestText } from "./_project_manifest_text.ts";

@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, renameSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, fstatSync, openSync, renameSync, writeSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import { redact } from "./redact.ts";
 
 /** Options for {@linkcode debugLog}. */

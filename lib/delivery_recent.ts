@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { lstatSync } from "./_node_fs.ts";
 import type { HookContext } from "./handle_hook.ts";
 import { sessionKey } from "./session_key.ts";
 import { readCompactionRecord } from "./_delivery_state.ts";

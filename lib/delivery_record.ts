@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "./_node_fs.ts";
 import type { HookContext } from "./handle_hook.ts";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { sessionKey } from "./session_key.ts";

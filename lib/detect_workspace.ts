@@ -1,5 +1,5 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "./scan_transcript.ts";
 import { positiveInt, reverseLines, type ReverseLinesStats } from "./_transcript_lines.ts";
 import { collectEvidenceFromLines } from "./_detect_evidence.ts";

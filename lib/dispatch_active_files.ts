@@ -1,6 +1,6 @@
-import { readdirSync } from "node:fs";
+import { readdirSync } from "./_node_fs.ts";
 import { homeDir } from "./home_dir.ts";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "./_node_path.ts";
 import type { HookContext } from "./handle_hook.ts";
 import { type DispatchFile, dispatchFile } from "./dispatch_file.ts";
 import { isRegularFile, readUserFile } from "./_reread_files.ts";

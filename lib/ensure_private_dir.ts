@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync } from "./_node_fs.ts";
 
 /**
  * Makes sure `path` is a directory only the current user can use: creates it

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync } from "./_node_fs.ts";
 import { homeDir } from "./home_dir.ts";
-import { join, resolve } from "node:path";
+import { join, resolve } from "./_node_path.ts";
 import { expandHome, expandHomeKeys, mergeLayer } from "./_config_merge.ts";
 import { CONFIG_SCHEMA, HOME_EXPANDED_KEYS } from "./_config_schema.ts";
 import { defaultConfig } from "./default_config.ts";

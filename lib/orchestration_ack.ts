@@ -1,4 +1,4 @@
-import { renameSync } from "node:fs";
+import { renameSync } from "./_node_fs.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";
 import { isUnacknowledged, listCheckpoints } from "./_orch_checkpoints.ts";
 import { orchPaths, type OrchSettings } from "./_orch_paths.ts";

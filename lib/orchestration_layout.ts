@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { lstatSync, readdirSync, realpathSync, statSync } from "./_node_fs.ts";
+import { isAbsolute, join, relative } from "./_node_path.ts";
 import { scanTranscript } from "./scan_transcript.ts";
 import { toolCalls } from "./tool_calls.ts";
 

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statSync } from "./_node_fs.ts";
 import type { HookContext } from "./handle_hook.ts";
 import { contextFill, type ContextFill } from "./context_fill.ts";
 import { readPrivateFile } from "./read_private_file.ts";

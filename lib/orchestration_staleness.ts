@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "./_node_path.ts";
 import type { HookContext } from "./handle_hook.ts";
 import type { PostToolUseInput } from "./hook_types.ts";
 import { readOrchestrationResumption } from "./orchestration_resumption.ts";

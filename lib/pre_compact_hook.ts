@@ -1,5 +1,5 @@
 import type { HookHandler } from "./handle_hook.ts";
-import { dirname, join } from "node:path";
+import { dirname, join } from "./_node_path.ts";
 import { newCompactionId } from "./new_compaction_id.ts";
 import { sweepTempFiles } from "./sweep_temp_files.ts";
 import { type RereadExtraFiles, rereadPreCompact } from "./reread_pre_compact.ts";

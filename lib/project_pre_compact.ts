@@ -1,5 +1,5 @@
-import { lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstatSync, mkdirSync, realpathSync, statSync } from "./_node_fs.ts";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "./_node_path.ts";
 import type { HookContext } from "./handle_hook.ts";
 import type { PreCompactInput } from "./hook_types.ts";
 import { detectWorkspace } from "./detect_workspace.ts";

@@ -1,5 +1,5 @@
-import { realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { realpathSync, statSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import type { HookContext } from "./handle_hook.ts";
 import type { SessionStartInput } from "./hook_types.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realpathSync } from "./_node_fs.ts";
 import { checkManifestText } from "./_project_manifest_text.ts";
 import { checkInside, type ProjectFileProblem, readInside, resolveInside } from "./_project_read_file.ts";
 import type { LocatedIssue } from "./_project_locate.ts";

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "./_node_fs.ts";
 
 /** Options for {@linkcode readPrivateFile}. */
 export interface ReadPrivateFileOptions {

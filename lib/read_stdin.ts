@@ -1,4 +1,4 @@
-import { readSync } from "node:fs";
+import { readSync } from "./_node_fs.ts";
 
 /** Options for {@linkcode readStdin}. */
 export interface ReadStdinOptions {

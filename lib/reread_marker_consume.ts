@@ -1,4 +1,4 @@
-import { lstatSync, renameSync, unlinkSync } from "node:fs";
+import { lstatSync, renameSync, unlinkSync } from "./_node_fs.ts";
 import { randomHex } from "./random_hex.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import type { RereadMarker } from "./reread_marker_write.ts";

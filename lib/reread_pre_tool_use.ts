@@ -1,5 +1,5 @@
-import { realpathSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { realpathSync } from "./_node_fs.ts";
+import { isAbsolute, resolve } from "./_node_path.ts";
 import type { HookContext } from "./handle_hook.ts";
 import type { PreToolUseInput } from "./hook_types.ts";
 import { consumeRereadMarker } from "./reread_marker_consume.ts";

@@ -1,4 +1,4 @@
-import { writeSync } from "node:fs";
+import { writeSync } from "./_node_fs.ts";
 import type { HookEventName } from "./hook_types.ts";
 import { type HookHandler, handleHook } from "./handle_hook.ts";
 import { readStdin } from "./read_stdin.ts";

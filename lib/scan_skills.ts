@@ -1,5 +1,5 @@
-import { type Dirent, readdirSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, readdirSync, realpathSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import { parseFrontmatter } from "./parse_frontmatter.ts";
 import { readInside, resolveInside } from "./_project_read_file.ts";
 import { cachedSkills, signPath, type StartupCache } from "./_startup_cache.ts";

@@ -1,5 +1,5 @@
 import { homeDir } from "./home_dir.ts";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "./_node_path.ts";
 import type { HookContext } from "./handle_hook.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import { sessionKey } from "./session_key.ts";

@@ -1,5 +1,5 @@
 import { homeDir } from "./home_dir.ts";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "./_node_path.ts";
 
 /** Options for {@linkcode stateDir}. */
 export interface StateDirOptions {

@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readdirSync, unlinkSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 
 /** Options for {@linkcode sweepTempFiles}. */
 export interface SweepTempFilesOptions {

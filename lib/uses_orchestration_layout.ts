@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { join } from "node:path";
+import { statSync } from "./_node_fs.ts";
+import { join } from "./_node_path.ts";
 import type { RehydrateConfig } from "./load_config.ts";
 
 /**

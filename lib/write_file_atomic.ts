@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "./_node_fs.ts";
+import { basename, dirname, join } from "./_node_path.ts";
 
 /** Options for {@linkcode writeFileAtomic}. */
 export interface WriteFileAtomicOptions {

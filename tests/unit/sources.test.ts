@@ -55,6 +55,26 @@ test("only command-line verbs import heavy built-ins (node:crypto, node:os, ...)
   assert.ok(HEAVY.test("node:crypto") && !HEAVY.test("node:fs"), "the rule can fail");
 });
 
+// node:fs and node:path come through lib/_node_fs.ts and lib/_node_path.ts, so a bundled hook
+// calls Bun's require() once per built-in instead of once per module (about fifty calls made the
+// JIT compile require on every prompt; bench/README.md). lib/_install_command.ts needs
+// path.win32 and path.posix (a command-line verb, not a hook).
+const VIA_HUB = /^node:(?:fs|path)$/;
+const HUB_OK = /^lib[\\/](?:_node_fs|_node_path|_install_command)\.ts$/;
+
+test("hooks and lib import node:fs and node:path only through lib/_node_fs.ts and lib/_node_path.ts", () => {
+  const offenders: string[] = [];
+  for (const file of FILES) {
+    if (HUB_OK.test(file)) continue;
+    for (const m of readFileSync(join(ROOT, file), "utf8").matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      if (VIA_HUB.test(spec)) offenders.push(`${file}: ${spec}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+  assert.ok(VIA_HUB.test("node:fs") && VIA_HUB.test("node:path") && !VIA_HUB.test("node:fs/promises"), "the rule can fail");
+});
+
 test("the import check catches a package import (the rule can fail)", () => {
   const bad = 'import { parse } from "yaml";\nimport x from "./a.js";';
   const specs = [...bad.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);

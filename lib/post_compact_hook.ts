@@ -1,5 +1,6 @@
 import type { HookHandler } from "./handle_hook.ts";
 import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
+import { orchestrationPostCompact } from "./orchestration_post_compact.ts";
 
 /**
  * PostCompact (Claude Code 2.1.76+): stores the `compact_summary` Claude Code produced, redacted
@@ -12,6 +13,6 @@ import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
  */
 export const postCompactHook: HookHandler = async (ctx) => {
   if (!mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
-  (await import("./orchestration_post_compact.ts")).orchestrationPostCompact(ctx);
+  orchestrationPostCompact(ctx);
   return null;
 };

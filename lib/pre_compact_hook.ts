@@ -6,6 +6,8 @@ import { type RereadExtraFiles, rereadPreCompact } from "./reread_pre_compact.ts
 import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { guard, guardAsync } from "./_hook_guard.ts";
+import { projectPreCompact } from "./project_pre_compact.ts";
+import { orchestrationPreCompact } from "./orchestration_checkpoint.ts";
 
 /**
  * PreCompact: each workflow saves what it needs before the context is compacted, under one
@@ -26,7 +28,7 @@ export const preCompactHook: HookHandler = async (ctx) => {
 
   const config = ctx.config();
   const project = usesProjectsLayout(ctx.projectDir, config)
-    ? await guardAsync(ctx, "project", async () => (await import("./project_pre_compact.ts")).projectPreCompact(ctx, { compactionId }))
+    ? await guardAsync(ctx, "project", async () => projectPreCompact(ctx, { compactionId }))
     : null;
   if (project) {
     if (project.summaryInstructions) instructions.push(project.summaryInstructions);
@@ -36,7 +38,7 @@ export const preCompactHook: HookHandler = async (ctx) => {
     }
   }
   const orchestration = mayUseOrchestration(ctx.projectDir, config)
-    ? await guardAsync(ctx, "orchestration", async () => (await import("./orchestration_checkpoint.ts")).orchestrationPreCompact(ctx, { compactionId }))
+    ? await guardAsync(ctx, "orchestration", async () => orchestrationPreCompact(ctx, { compactionId }))
     : null;
   if (orchestration) {
     instructions.push(orchestration.summaryInstructions);

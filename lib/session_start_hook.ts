@@ -8,6 +8,8 @@ import { updateSessionRecord } from "./update_session_record.ts";
 import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { guard, guardAsync, joinWithin } from "./_hook_guard.ts";
+import { orchestrationSessionStart } from "./orchestration_session_start.ts";
+import { projectSessionStart } from "./project_session_start.ts";
 
 const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
 /** Parallel runs of one event finish within this; two compactions are never this close. */
@@ -60,14 +62,14 @@ export const sessionStartHook: HookHandler = async (ctx) => {
   const config = ctx.config();
   const maxChars = Math.min(config.budget.maxChars, 10_000);
   const dispatch = guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { maxChars: 1500 }));
-  // Workflow code is loaded only where its layout exists.
+  // Workflow code runs only where its layout exists (imported statically: see user_prompt_submit_hook.ts).
   const orchestration = mayUseOrchestration(ctx.projectDir, config)
     ? await guardAsync(ctx, "orchestration", async () =>
-      (await import("./orchestration_session_start.ts")).orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }))
+      orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }))
     : null;
   const used = (dispatch?.length ?? 0) + (orchestration?.length ?? 0) + 4;
   const project = usesProjectsLayout(ctx.projectDir, config)
-    ? await guardAsync(ctx, "project", async () => (await import("./project_session_start.ts")).projectSessionStart(ctx, { maxChars: maxChars - used }))
+    ? await guardAsync(ctx, "project", async () => projectSessionStart(ctx, { maxChars: maxChars - used }))
     : null;
   if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
   const context = joinWithin([dispatch, orchestration, project?.additionalContext], maxChars);

@@ -5,6 +5,8 @@ import { recordDelivery } from "./delivery_record.ts";
 import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { guard, guardAsync, joinWithin } from "./_hook_guard.ts";
+import { projectSessionStart } from "./project_session_start.ts";
+import { orchestrationPromptContext } from "./orchestration_monitor.ts";
 
 const SHORT_FORM_CHARS = 4000;
 
@@ -14,8 +16,10 @@ const SHORT_FORM_CHARS = 4000;
  * delivery and injects a short form (the dispatch pointer, the project's compact context within
  * 4,000 characters, files beyond that named for the agent to read); a compaction is never
  * delivered twice. Then the orchestration monitor adds `<context-monitor>` from WARNING up and
- * the compaction alert or its reminder. Workflow code is loaded only where its layout exists, so
- * the usual prompt costs one failed `open`, two `stat`s and a bounded look at the transcript tail.
+ * the compaction alert or its reminder. Workflow code runs only where its layout exists. It is
+ * imported statically: a lazy `import()` made the bundle's module helpers and Bun's `require`
+ * hot enough for the JIT to compile them on every prompt (bench/README.md), which cost more than
+ * initialising the modules a prompt without a layout does not need.
  *
  * @example
  * ```ts
@@ -31,13 +35,12 @@ export const userPromptSubmitHook: HookHandler = async (ctx) => {
     parts.push(guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { short: true, maxChars: 1000 })));
     if (usesProjectsLayout(ctx.projectDir, config)) {
       parts.push((await guardAsync(ctx, "project", async () => {
-        const { projectSessionStart } = await import("./project_session_start.ts");
         return projectSessionStart(ctx, { source: "compact", maxChars: SHORT_FORM_CHARS });
       }))?.additionalContext);
     }
   }
   if (mayUseOrchestration(ctx.projectDir, config)) {
-    parts.push(await guardAsync(ctx, "orchestration", async () => (await import("./orchestration_monitor.ts")).orchestrationPromptContext(ctx)));
+    parts.push(await guardAsync(ctx, "orchestration", async () => orchestrationPromptContext(ctx)));
   }
   const context = joinWithin(parts, Math.min(config.budget.maxChars, 10_000));
   if (!context) return null;

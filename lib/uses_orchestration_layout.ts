@@ -4,12 +4,12 @@ import type { RehydrateConfig } from "./load_config.ts";
 
 /**
  * A cheap first test for the orchestration workflow: `orchestration.enabled` is not false and
- * the runs directory (`projects/` by default) exists. The hooks load the orchestration code only
+ * the runs directory (`projects/` by default) exists. The hooks run the orchestration code only
  * then; `orchRuntime` makes the full check (a `projects/*\/ORCHESTRATION.yaml`). One `stat`.
  *
  * @example
  * ```ts
- * if (mayUseOrchestration(ctx.projectDir, ctx.config())) await import("./orchestration_monitor.ts");
+ * if (mayUseOrchestration(ctx.projectDir, ctx.config())) parts.push(orchestrationPromptContext(ctx));
  * ```
  */
 export function mayUseOrchestration(projectDir: string, config: Pick<RehydrateConfig, "orchestration">): boolean {

@@ -3,9 +3,9 @@ import checkpoint from "../schemas/checkpoint.v1.json" with { type: "json" };
 import compactionRecord from "../schemas/compaction_record.v1.json" with { type: "json" };
 import config from "../schemas/config.v1.json" with { type: "json" };
 import contextMonitorState from "../schemas/context_monitor_state.v1.json" with { type: "json" };
-import precompactState from "../schemas/precompact_state.v1.json" with { type: "json" };
+import { PRECOMPACT_STATE_SCHEMA } from "./_precompact_state_schema.ts";
 import rereadMarker from "../schemas/reread_marker.v1.json" with { type: "json" };
-import resumeContext from "../schemas/resume_context.v1.json" with { type: "json" };
+import { RESUME_CONTEXT_SCHEMA } from "./_resume_context_schema.ts";
 import sessionRecord from "../schemas/session_record.v1.json" with { type: "json" };
 import sessionRole from "../schemas/session_role.v1.json" with { type: "json" };
 
@@ -25,9 +25,9 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   compaction_record: compactionRecord as JsonSchema,
   config: config as JsonSchema,
   context_monitor_state: contextMonitorState as JsonSchema,
-  precompact_state: precompactState as JsonSchema,
+  precompact_state: PRECOMPACT_STATE_SCHEMA,
   reread_marker: rereadMarker as JsonSchema,
-  resume_context: resumeContext as JsonSchema,
+  resume_context: RESUME_CONTEXT_SCHEMA,
   session_record: sessionRecord as JsonSchema,
   session_role: sessionRole as JsonSchema,
 };

@@ -25,7 +25,7 @@ for (const file of FILES) {
       const spec = m[1] ?? m[2] ?? m[3];
       const ok = spec.startsWith("node:") || (/^\.\.?\//.test(spec) && spec.endsWith(".ts")) ||
         (file === join("lib", "version.ts") && spec === "../package.json") ||
-        ((file === join("lib", "schemas.ts") || file === join("lib", "_config_schema.ts")) && /^\.\.\/schemas\/[a-z_]+\.v1\.json$/.test(spec));
+        (/^lib[\\/](?:schemas|_[a-z_]+_schema)\.ts$/.test(file) && /^\.\.\/schemas\/[a-z_]+\.v1\.json$/.test(spec));
       assert.ok(ok, `${file} imports "${spec}"`);
     }
   });

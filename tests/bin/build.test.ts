@@ -4,10 +4,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, run } from "./_bin.ts";
+import { EXE, ROOT, run } from "./_bin.ts";
+import { COMPILE_FLAGS, JIT_POLICY } from "../../build.ts";
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const HOST = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch === "arm64" ? "arm64" : "x64"}`;
@@ -38,4 +39,32 @@ test("build.ts refuses an unknown target with a one-line error", () => {
   const r = spawnSync(process.execPath, ["build.ts", "--target", "plan9-mips", "--outdir", mkdtempSync(join(tmpdir(), "rehydrate-bad-"))], { cwd: ROOT, encoding: "utf8" });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /unknown target "plan9-mips"/);
+});
+
+test("the compile flags keep code that runs a few thousand times out of the JIT (and the control is compiled)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rehydrate-jit-"));
+  try {
+    // 3,000 calls: past JavaScriptCore's normal tier-up threshold (about 500), below 30 times it.
+    const probe = join(dir, "probe.ts");
+    writeFileSync(probe, [
+      'import { writeSync } from "node:fs";',
+      "function probeWork(i: number): number { return (i * 7) % 13; }",
+      "let s = 0;",
+      "for (let i = 0; i < 3000; i++) s += probeWork(i);",
+      "writeSync(1, String(s));",
+    ].join("\n"));
+    const compiled = (flags: string[], name: string): number => {
+      const out = join(dir, name + EXE);
+      const b = spawnSync(process.execPath, ["build", ...flags, "--bytecode", probe, "--outfile", out], { cwd: ROOT, encoding: "utf8" });
+      assert.equal(b.status, 0, b.stderr);
+      const r = run(out, [], { env: { ...process.env, BUN_JSC_reportBaselineCompileTimes: "1" } });
+      assert.equal(r.stdout, "17995");
+      return r.stderr.split("\n").filter((l) => l.startsWith("Optimized")).length;
+    };
+    assert.ok(COMPILE_FLAGS.includes(`--compile-jit-policy=${JIT_POLICY}`) && JIT_POLICY > 1);
+    assert.ok(compiled(COMPILE_FLAGS.filter((f) => !f.startsWith("--compile-jit-policy")), "control") > 0, "the control build should JIT-compile the loop");
+    assert.equal(compiled(COMPILE_FLAGS, "ours"), 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

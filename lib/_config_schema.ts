@@ -7,12 +7,27 @@
 // - a property is either an object with `properties` (merged key by key) or a
 //   leaf with a `default` (replaced whole: arrays are never merged);
 // - no `$ref`, because leaves are validated on their own.
-// Imported on its own, not through lib/schemas.ts: every hook loads the config, and building all
-// nine schema objects at start-up cost the hooks that need no other schema about 0.3 ms.
-import config from "../schemas/config.v1.json" with { type: "json" };
+// Imported on its own, not through lib/schemas.ts, and as text parsed on first use: every hook
+// loads the config, most find no config file and never need the schema, and building it as an
+// object literal at start-up cost every hook about 0.3 million instructions (issue 6; a string
+// costs nothing until it is parsed).
+import text from "../schemas/config.v1.json" with { type: "text" };
 
-/** JSON Schema (draft 2020-12) of the config file. */
-export const CONFIG_SCHEMA: { readonly [keyword: string]: unknown } = config as { readonly [keyword: string]: unknown };
+let parsed: { readonly [keyword: string]: unknown } | undefined;
+
+/**
+ * JSON Schema (draft 2020-12) of the config file, parsed once on the first call (the same object
+ * after that, so validation plans cached per schema stay valid).
+ *
+ * @example
+ * ```ts
+ * import { configSchema } from "./_config_schema.ts";
+ * console.log(configSchema().title); // "rehydrate configuration"
+ * ```
+ */
+export function configSchema(): { readonly [keyword: string]: unknown } {
+  return (parsed ??= JSON.parse(text) as { readonly [keyword: string]: unknown });
+}
 
 /**
  * Config keys (as key paths) holding a path in which a leading `~` or `~/`

@@ -1,7 +1,19 @@
 // The schema of PreCompact's `precompact_state.json` (schemas/precompact_state.v1.json), imported
-// on its own rather than through lib/schemas.ts, for the reason given in _resume_context_schema.ts.
-import precompactState from "../schemas/precompact_state.v1.json" with { type: "json" };
+// on its own and as text parsed on first use, for the reasons given in _resume_context_schema.ts.
+import text from "../schemas/precompact_state.v1.json" with { type: "text" };
 import type { JsonSchema } from "./validate_schema.ts";
 
-/** JSON Schema (draft 2020-12) of `precompact_state.json`. */
-export const PRECOMPACT_STATE_SCHEMA: JsonSchema = precompactState as JsonSchema;
+let parsed: JsonSchema | undefined;
+
+/**
+ * JSON Schema (draft 2020-12) of `precompact_state.json`, parsed once on the first call.
+ *
+ * @example
+ * ```ts
+ * import { validateSchema } from "./validate_schema.ts";
+ * const issues = validateSchema(precompactStateSchema(), JSON.parse(text));
+ * ```
+ */
+export function precompactStateSchema(): JsonSchema {
+  return (parsed ??= JSON.parse(text) as JsonSchema);
+}

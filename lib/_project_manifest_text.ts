@@ -2,7 +2,7 @@
 // and validate its frontmatter against schemas/resume_context.v1.json, with a line per problem.
 import { parseFrontmatter } from "./parse_frontmatter.ts";
 import { validateSchema } from "./validate_schema.ts";
-import { RESUME_CONTEXT_SCHEMA } from "./_resume_context_schema.ts";
+import { resumeContextSchema } from "./_resume_context_schema.ts";
 import { fieldName, issueSegments, type LocatedIssue, locateYaml } from "./_project_locate.ts";
 import type { ResumeContext } from "./read_manifest.ts";
 
@@ -37,7 +37,7 @@ export function checkManifestText(text: string): CheckManifestResult {
   const lineOf = (segs: readonly string[]): number => locateYaml(lines, segs, 1, end, 1);
   const data = fm.value.data;
   const issues: LocatedIssue[] = [];
-  for (const issue of validateSchema(RESUME_CONTEXT_SCHEMA, data)) {
+  for (const issue of validateSchema(resumeContextSchema(), data)) {
     if (issue.keyword === "anyOf" && issue.path === "") {
       issues.push({
         line: 1,

@@ -8,7 +8,7 @@ import { readPrivateFile } from "./read_private_file.ts";
 import { sessionKey } from "./session_key.ts";
 import { validateSchema } from "./validate_schema.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";
-import { PRECOMPACT_STATE_SCHEMA } from "./_precompact_state_schema.ts";
+import { precompactStateSchema } from "./_precompact_state_schema.ts";
 
 /** `precompact_state.json` as SessionStart reads it. */
 export interface PrecompactState {
@@ -82,7 +82,7 @@ function parseState(text: string): PrecompactState | string {
     return `Cannot parse the state file: ${(err as Error).message}`;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "The state file is not a JSON object";
-  const issues = validateSchema(PRECOMPACT_STATE_SCHEMA, value, { maxIssues: 3 });
+  const issues = validateSchema(precompactStateSchema(), value, { maxIssues: 3 });
   if (issues.length > 0) return issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ");
   return value as PrecompactState;
 }

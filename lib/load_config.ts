@@ -2,7 +2,7 @@ import { existsSync } from "./_node_fs.ts";
 import { homeDir } from "./home_dir.ts";
 import { join, resolve } from "./_node_path.ts";
 import { expandHome, expandHomeKeys, mergeLayer } from "./_config_merge.ts";
-import { CONFIG_SCHEMA, HOME_EXPANDED_KEYS } from "./_config_schema.ts";
+import { configSchema, HOME_EXPANDED_KEYS } from "./_config_schema.ts";
 import { defaultConfig } from "./default_config.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 
@@ -207,6 +207,6 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
       const { stateDir: _ignored, ...rest } = value as Record<string, unknown>;
       value = rest;
     }
-    mergeLayer(config as unknown as Record<string, unknown>, value, CONFIG_SCHEMA, { file, path: "", issues });
+    mergeLayer(config as unknown as Record<string, unknown>, value, configSchema(), { file, path: "", issues });
   }
 }

@@ -8,7 +8,7 @@ import { readManifest } from "./read_manifest.ts";
 import { readSteps } from "./read_steps.ts";
 import { redact } from "./redact.ts";
 import { redactValue } from "./redact_value.ts";
-import { PRECOMPACT_STATE_SCHEMA } from "./_precompact_state_schema.ts";
+import { precompactStateSchema } from "./_precompact_state_schema.ts";
 import { sessionKey } from "./session_key.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { validateSchema } from "./validate_schema.ts";
@@ -77,7 +77,7 @@ export function projectPreCompact(ctx: HookContext, options: ProjectPreCompactOp
     delivered: null,
   };
   const safe = redactValue(state);
-  const issues = validateSchema(PRECOMPACT_STATE_SCHEMA, safe);
+  const issues = validateSchema(precompactStateSchema(), safe);
   if (issues.length > 0) {
     ctx.log(`project: state not written, schema: ${issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ")}`);
     return null;

@@ -1,4 +1,4 @@
-import { ANY_HINT, REDACT_RULES } from "./_redact_rules.ts";
+import { ANY_HINT, redactRules } from "./_redact_rules.ts";
 import type { RedactionKind } from "./_redact_rules.ts";
 
 export type { RedactionKind } from "./_redact_rules.ts";
@@ -56,7 +56,7 @@ export function redact(text: string, options?: RedactOptions): string {
   const onRedact = options?.onRedact ?? ignore;
   if (!ANY_HINT.test(text)) return text;
   let out = text;
-  for (const rule of REDACT_RULES) {
+  for (const rule of redactRules()) {
     if (rule.hint(out)) out = rule.apply(out, onRedact);
   }
   return out;

@@ -1,11 +1,11 @@
 import type { JsonSchema } from "./validate_schema.ts";
 import checkpoint from "../schemas/checkpoint.v1.json" with { type: "json" };
 import compactionRecord from "../schemas/compaction_record.v1.json" with { type: "json" };
-import config from "../schemas/config.v1.json" with { type: "json" };
+import { configSchema } from "./_config_schema.ts";
 import contextMonitorState from "../schemas/context_monitor_state.v1.json" with { type: "json" };
-import { PRECOMPACT_STATE_SCHEMA } from "./_precompact_state_schema.ts";
+import { precompactStateSchema } from "./_precompact_state_schema.ts";
 import rereadMarker from "../schemas/reread_marker.v1.json" with { type: "json" };
-import { RESUME_CONTEXT_SCHEMA } from "./_resume_context_schema.ts";
+import { resumeContextSchema } from "./_resume_context_schema.ts";
 import sessionRecord from "../schemas/session_record.v1.json" with { type: "json" };
 import sessionRole from "../schemas/session_role.v1.json" with { type: "json" };
 
@@ -23,11 +23,11 @@ import sessionRole from "../schemas/session_role.v1.json" with { type: "json" };
 export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   checkpoint: checkpoint as JsonSchema,
   compaction_record: compactionRecord as JsonSchema,
-  config: config as JsonSchema,
+  config: configSchema() as JsonSchema,
   context_monitor_state: contextMonitorState as JsonSchema,
-  precompact_state: PRECOMPACT_STATE_SCHEMA,
+  precompact_state: precompactStateSchema(),
   reread_marker: rereadMarker as JsonSchema,
-  resume_context: RESUME_CONTEXT_SCHEMA,
+  resume_context: resumeContextSchema(),
   session_record: sessionRecord as JsonSchema,
   session_role: sessionRole as JsonSchema,
 };

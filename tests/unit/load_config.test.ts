@@ -8,7 +8,9 @@ import { type ConfigIssue, loadConfig } from "../../lib/load_config.ts";
 import { defaultConfig } from "../../lib/default_config.ts";
 
 const DEFAULT_CONFIG = defaultConfig();
-import { CONFIG_SCHEMA } from "../../lib/_config_schema.ts";
+import { configSchema } from "../../lib/_config_schema.ts";
+
+const CONFIG_SCHEMA = configSchema();
 import { validateSchema } from "../../lib/validate_schema.ts";
 import { isDateTime } from "../../lib/_schema_check.ts";
 import { mulberry32 as rng } from "./_rng.ts";

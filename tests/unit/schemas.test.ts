@@ -6,7 +6,9 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { validateSchema } from "../../lib/validate_schema.ts";
 import type { JsonSchema } from "../../lib/validate_schema.ts";
 import { isDateTime } from "../../lib/_schema_check.ts";
-import { CONFIG_SCHEMA } from "../../lib/_config_schema.ts";
+import { configSchema } from "../../lib/_config_schema.ts";
+
+const CONFIG_SCHEMA = configSchema();
 import { defaultConfig } from "../../lib/default_config.ts";
 
 const DEFAULT_CONFIG = defaultConfig();

@@ -10,6 +10,10 @@
  *                                                read of stdin) and the rest, via strace
  *   bun bench/ab.ts stop 1 --jit                 how many functions JavaScriptCore's JIT compiled in
  *                                                one run of each command (baseline and DFG)
+ *   bun bench/ab.ts stop 1 --instructions        instructions each command executes in user space (all
+ *                                                threads), counted by valgrind's callgrind: the same
+ *                                                to about 0.1 million run to run, where the wall time
+ *                                                of a hook moves by 10 %; half a nanosecond each here
  *   bun bench/ab.ts stop 1 dist --env BUN_JSC_useJIT=0
  *                                                the named binaries run with these variables
  *   bun bench/ab.ts user-prompt-submit@quiet 1 dist --remove projects
@@ -39,6 +43,7 @@ function main(): void {
       runs: { type: "string", default: "41" },
       phases: { type: "boolean", default: false },
       jit: { type: "boolean", default: false },
+      instructions: { type: "boolean", default: false },
       env: { type: "string", multiple: true, default: [] },
       remove: { type: "string", multiple: true, default: [] },
     },
@@ -86,6 +91,25 @@ function main(): void {
       const lines = r.stderr.toString().split("\n").filter((l) => l.startsWith("Optimized"));
       const dfg = lines.filter((l) => / using DFG /.test(l)).length;
       console.log(`${c.id.padEnd(40)} baseline ${lines.length - dfg}, DFG ${dfg}`);
+    }
+    return;
+  }
+
+  if (values.instructions) {
+    console.log(`${hook.id} on ${mb} MB: instructions executed (valgrind --tool=callgrind), fewest of 3 runs`);
+    let floorCount = 0;
+    for (const c of commands) {
+      const counts: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        restore();
+        const r = spawn(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", c.path], c.env);
+        const m = /Collected : (\d+)/.exec(r.stderr.toString());
+        if (!m) throw new Error(`valgrind failed (is it installed?): ${r.stderr.toString().slice(0, 200)}`);
+        counts.push(Number(m[1]));
+      }
+      const n = Math.min(...counts);
+      if (c.id === "floor") floorCount = n;
+      console.log(`${c.id.padEnd(40)} ${(n / 1e6).toFixed(2)}M, ${((n - floorCount) / 1e6).toFixed(2)}M more than the floor`);
     }
     return;
   }

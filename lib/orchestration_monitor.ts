@@ -128,13 +128,16 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
     fill_fraction: fraction === null ? null : Math.round(fraction * 10000) / 10000,
     tokens: fill.source === "none" ? null : fill.tokens,
     window: fill.window,
-    model: fill.model === undefined ? null : redact(fill.model),
+    // What this file already holds was redacted when written, and redaction is idempotent: an
+    // unchanged model or reused reasons need no second pass (half a million instructions, mostly
+    // compiling the redaction prefilter, on the usual prompt).
+    model: fill.model === undefined ? null : fill.model === prior?.model ? fill.model : redact(fill.model),
     updated_at: ctx.now.toISOString(),
     resumption_status: stale.status,
     reminders_sent: level === "NOMINAL" ? 0 : sent,
     reminded_level: level === "NOMINAL" ? null : level,
     resumption_key: resumptionKey,
-    resumption_reasons: stale.reasons.slice(0, 10).map((r) => redact(r)),
+    resumption_reasons: reuse ? stale.reasons : stale.reasons.slice(0, 10).map((r) => redact(r)),
   };
   ensureOrchDirs(rt.paths, { checkpoints: false });
   // A cache rewritten on every prompt: atomic, but not worth an fsync each time.

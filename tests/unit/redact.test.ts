@@ -226,6 +226,16 @@ describe("redact()'s one-regex prefilter", () => {
     assert.ok(changed > 50, `only ${changed} texts redacted: the comparison would pass whatever redact() does`);
   });
 
+  test("redact() is idempotent: its output redacted again is unchanged (callers rely on it to skip re-redacting what they wrote)", () => {
+    let changed = 0;
+    for (const t of texts()) {
+      const once = redact(t);
+      if (once !== t) changed++;
+      assert.equal(redact(once), once, JSON.stringify(t));
+    }
+    assert.ok(changed > 50, `only ${changed} texts redacted: idempotence would hold whatever redact() does`);
+  });
+
   test("the prefilter can fail: a hint ANY_HINT missed would be caught", () => {
     assert.equal(ANY_HINT.test("plain words, numbers 42 and a/path/file.ts"), false);
     assert.equal(ANY_HINT.test("GOCSPX-abc"), true);

@@ -73,6 +73,14 @@ export interface CollectEvidenceOptions {
 export const DEFAULT_MAX_CALLS = 150;
 /** Texts are cut here: a pasted log does not need to be read whole. */
 export const MAX_TEXT_CHARS = 20_000;
+/**
+ * Texts stop being collected once this many characters are held (tool calls still are). A session
+ * of long texts and few tool calls would otherwise have the whole scan budget (8 MiB) searched for
+ * paths and project ids: PreCompact took 530 ms on 16 MB of assistant text, 150 ms with this cap
+ * (most of it reading and parsing the 8 MiB). Older text than that weighs little next to the
+ * newer; the working-set quality on the real transcripts (bench/detection-quality.ts) is the same.
+ */
+export const MAX_TOTAL_TEXT_CHARS = 1_000_000;
 
 const NOT_A_PROMPT = ["<local-command-", "<task-notification>", "<system-reminder>", "<bash-stdout>", "<bash-stderr>", "[Request interrupted", "Caveat:"];
 
@@ -124,13 +132,15 @@ interface Pass {
   results: Map<string, PendingResult>;
   seen: Set<string>;
   turn: number;
+  /** Characters of text held so far (see {@linkcode MAX_TOTAL_TEXT_CHARS}). */
+  textChars: number;
 }
 
 function startPass(options: CollectEvidenceOptions): Pass {
   const maxCalls = options.maxCalls !== undefined && options.maxCalls > 0 ? Math.floor(options.maxCalls) : DEFAULT_MAX_CALLS;
   const out: DetectionEvidence = { kind: "detection-evidence", calls: [], texts: [], boundaries: 0 };
   if (options.transcript !== undefined) out.transcript = options.transcript;
-  return { out, maxCalls, results: new Map(), seen: new Set(), turn: 0 };
+  return { out, maxCalls, results: new Map(), seen: new Set(), turn: 0, textChars: 0 };
 }
 
 /** Adds one row; true when the pass is complete. */
@@ -150,7 +160,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
     if (typeof content === "string") {
       const kind = userTextKind(row, content);
       if (kind !== undefined) {
-        out.texts.push(text(kind, content, out.calls.length, kind === "user" ? pass.turn++ : pass.turn, cwd));
+        addText(pass, kind, content, kind === "user" ? pass.turn++ : pass.turn, cwd);
       }
     } else if (Array.isArray(content)) {
       let prompt = "";
@@ -165,7 +175,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
       }
       if (prompt !== "") {
         const kind = userTextKind(row, prompt);
-        if (kind !== undefined) out.texts.push(text(kind, prompt, out.calls.length, kind === "user" ? pass.turn++ : pass.turn, cwd));
+        if (kind !== undefined) addText(pass, kind, prompt, kind === "user" ? pass.turn++ : pass.turn, cwd);
       }
     }
     return false;
@@ -177,7 +187,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
       said += said === "" ? block.text : "\n" + block.text;
     }
   }
-  if (said !== "") out.texts.push(text("assistant", said, out.calls.length, pass.turn, cwd));
+  if (said !== "") addText(pass, "assistant", said, pass.turn, cwd);
   for (const call of toolCalls([row])) {
     if (pass.seen.has(call.id)) continue;
     pass.seen.add(call.id);
@@ -220,10 +230,13 @@ function settle(entry: PendingResult | undefined, id: string): PendingResult | u
   return undefined;
 }
 
-function text(kind: TextKind, value: string, age: number, turn: number, cwd: string | undefined): TextEvidence {
-  const t: TextEvidence = { kind, text: value.length > MAX_TEXT_CHARS ? value.slice(0, MAX_TEXT_CHARS) : value, age, turn };
+/** Holds one text (cut to {@linkcode MAX_TEXT_CHARS}) while the pass holds fewer than {@linkcode MAX_TOTAL_TEXT_CHARS}. */
+function addText(pass: Pass, kind: TextKind, value: string, turn: number, cwd: string | undefined): void {
+  if (pass.textChars >= MAX_TOTAL_TEXT_CHARS) return;
+  const t: TextEvidence = { kind, text: value.length > MAX_TEXT_CHARS ? value.slice(0, MAX_TEXT_CHARS) : value, age: pass.out.calls.length, turn };
   if (cwd !== undefined) t.cwd = cwd;
-  return t;
+  pass.textChars += t.text.length;
+  pass.out.texts.push(t);
 }
 
 function userTextKind(row: TranscriptRow, value: string): TextKind | undefined {

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import { scanTranscript, type ScanTranscriptStats } from "../../lib/scan_transcript.ts";
 import { reverseLines, type ReverseLinesStats } from "../../lib/_transcript_lines.ts";
-import { collectEvidence, collectEvidenceFromLines, type DetectionEvidence } from "../../lib/_detect_evidence.ts";
+import { collectEvidence, collectEvidenceFromLines, type DetectionEvidence, MAX_TOTAL_TEXT_CHARS } from "../../lib/_detect_evidence.ts";
+import type { TranscriptRow } from "../../lib/transcript_row.ts";
 import { toolResultLineIds } from "../../lib/_tool_result_line.ts";
 import { detectWorkspace } from "../../lib/detect_workspace.ts";
 import { createRandom, generateTranscriptText, type TranscriptMess } from "./_transcript_gen.ts";
@@ -287,5 +288,27 @@ describe("toolResultLineIds()", () => {
       `{"type": "user", "message": {"role": "user", "content": [{"tool_use_id": "a", "type": "tool_result", "content": "x"}]}}`,
     ];
     for (const s of refused) assert.equal(toolResultLineIds(line(s)), undefined, s);
+  });
+});
+
+describe("the cap on text evidence", () => {
+  test("texts stop at MAX_TOTAL_TEXT_CHARS, newest first, while tool calls and prompt turns are still counted", () => {
+    const chunk = "x".repeat(10_000);
+    const rows: TranscriptRow[] = [];
+    // Newest first, as the scan yields them: 150 assistant texts of 10,000 characters, then a
+    // prompt and a tool call older than all of them.
+    for (let i = 0; i < 150; i++) {
+      rows.push({ type: "assistant", sessionId: "s", cwd: "/w", message: { role: "assistant", content: [{ type: "text", text: `${i} ${chunk}` }] } } as TranscriptRow);
+    }
+    rows.push({ type: "user", sessionId: "s", cwd: "/w", message: { role: "user", content: "older prompt" } } as TranscriptRow);
+    rows.push({ type: "assistant", sessionId: "s", cwd: "/w", message: { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/w/a.ts" } }] } } as TranscriptRow);
+    const ev = collectEvidence(rows);
+    const held = ev.texts.reduce((n, t) => n + t.text.length, 0);
+    assert.ok(held >= MAX_TOTAL_TEXT_CHARS && held < MAX_TOTAL_TEXT_CHARS + 10_010, `held ${held}`);
+    assert.equal(ev.texts[0].text.slice(0, 2), "0 ", "the newest text is kept");
+    assert.ok(ev.texts.length < 150, "older texts beyond the cap are left out");
+    assert.ok(!ev.texts.some((t) => t.text === "older prompt"));
+    assert.equal(ev.calls.length, 1, "tool calls are still collected");
+    assert.equal(ev.calls[0].turn, 1, "the prompt past the cap still counts as a turn");
   });
 });

@@ -51,7 +51,7 @@ export interface DetectWorkspaceOptions {
   lastToolCalls?: number;
   /** Skills that work on a project. Default `["plan-project", "execute-project"]`. */
   projectSkills?: readonly string[];
-  /** Stop after this many tool calls. Default 400. */
+  /** Stop after this many tool calls. Default 150 (`DEFAULT_MAX_CALLS`). */
   maxCalls?: number;
 }
 

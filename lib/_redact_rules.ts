@@ -160,11 +160,11 @@ function buildRules(): readonly RedactRule[] {
   // is a quoted string (bounded, one line) or an unquoted run that does not start with `=`.
   const KEY_VALUE = lazy(() =>
     new RegExp(
-    "(?<![\\w.])(?=[\\w.-]{0,60}?(?:pass|pwd|secret|token|auth|credential|key|cookie|session|signature|dsn))" +
-      "([A-Za-z_][\\w.-]{0,63})([\"']?[ \\t]*(?:=>|:=|[:=])[ \\t]*)" +
-      "(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){0,4096})\"|'((?:[^'\\\\\\r\\n]|\\\\.){0,4096})'|([^\\s\"'`,;(){}\\[\\]<>=][^\\s\"'`,;(){}\\[\\]<>]{0,4095}))",
-    "gi",
-  ),
+      "(?<![\\w.])(?=[\\w.-]{0,60}?(?:pass|pwd|secret|token|auth|credential|key|cookie|session|signature|dsn))" +
+        "([A-Za-z_][\\w.-]{0,63})([\"']?[ \\t]*(?:=>|:=|[:=])[ \\t]*)" +
+        "(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){0,4096})\"|'((?:[^'\\\\\\r\\n]|\\\\.){0,4096})'|([^\\s\"'`,;(){}\\[\\]<>=][^\\s\"'`,;(){}\\[\\]<>]{0,4095}))",
+      "gi",
+    ),
   );
 
   return [

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EXE, ROOT, run } from "./_bin.ts";
+import { DIST, EXE, ROOT, run } from "./_bin.ts";
 import { COMPILE_FLAGS, JIT_POLICY } from "../../build.ts";
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
@@ -71,4 +71,20 @@ test("the compile flags' JIT policy is in force: a probe has fewer functions JIT
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the multicall binary is split: each hook's code is a module of its own, loaded only by `rehydrate <hook>`", () => {
+  // Bundled as one file, `rehydrate stop` paid for every hook and verb it never runs (10.3 million
+  // instructions against dist/stop's 7.6 million; 8.4 million split). The split build embeds
+  // each `import()` target as its own module, named after its file.
+  const bytes = readFileSync(join(DIST, "rehydrate" + EXE));
+  for (const hook of ["pre_compact_hook", "post_compact_hook", "session_start_hook", "user_prompt_submit_hook", "pre_tool_use_hook", "post_tool_use_hook", "stop_hook", "cli_install", "cli_doctor"]) {
+    assert.ok(bytes.indexOf(`/${hook}-`) !== -1, `no separate module for ${hook} in dist/rehydrate`);
+  }
+  // The hook binaries stay one CommonJS bundle each (faster as such: see build.ts).
+  assert.equal(readFileSync(join(DIST, "stop" + EXE)).indexOf("/stop_hook-"), -1);
+  // And the split binary still runs a hook: bad input gives exit 0 and no output.
+  const r = run(join(DIST, "rehydrate" + EXE), ["stop"], { stdin: "{" });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, "");
 });

@@ -15,16 +15,20 @@
  *                                                to about 0.1 million run to run, where the wall time
  *                                                of a hook moves by 10 %; half a nanosecond each here
  *   bun bench/ab.ts stop 1 dist --env BUN_JSC_useJIT=0
- *                                                the named binaries run with these variables
+ *                                                the named binaries run with these variables (and
+ *                                                the floor once more with them)
+ *   bun bench/ab.ts stop 1 /tmp/other --multicall  also `rehydrate <hook>` (the one binary most users
+ *                                                install), and the named directories' `rehydrate`
  *   bun bench/ab.ts user-prompt-submit@quiet 1 dist --remove projects
  *                                                the workspace without this path (another layout)
  *
  * A directory means "the case's binary in it" (e.g. the outdir of `bun build.ts --outdir DIR`); the
  * floor and the current hooks (the `rehydrate` column) are always measured. `<MB>` is a generated
  * transcript size (generated on first use, like the bench). Medians and ratios to the floor are
- * printed; nothing is written to bench/results. Compare binaries built at about the same time: here
- * an identical binary that had sat in the page cache for half an hour (and been partly evicted by
- * the big transcripts) started 3 ms slower than a fresh copy of itself.
+ * printed; nothing is written to bench/results. Before timing, every binary is dropped from the
+ * page cache and loaded again by the warm-up runs, as in the bench (`evictFromPageCache`): a freshly
+ * written copy of a binary runs about 1.5 ms faster here than the same file read back from disk, so
+ * without it a binary built a minute ago beat one built an hour ago. `--keep-cache` skips that.
  *
  * Bench tooling: Bun APIs are fine here.
  */
@@ -33,7 +37,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { HOOK_CASES } from "./gen/inputs.ts";
 import { roundOrder, summarize } from "./stats.ts";
-import { afterCompaction, buildBinaries, pristineWorkspace, sandboxEnv, transcript, WS } from "./run.ts";
+import { afterCompaction, buildBinaries, evictFromPageCache, pristineWorkspace, sandboxEnv, transcript, WS } from "./run.ts";
 
 function main(): void {
   const { values, positionals } = parseArgs({
@@ -46,6 +50,8 @@ function main(): void {
       instructions: { type: "boolean", default: false },
       env: { type: "string", multiple: true, default: [] },
       remove: { type: "string", multiple: true, default: [] },
+      multicall: { type: "boolean", default: false },
+      "keep-cache": { type: "boolean", default: false },
     },
   });
   const [caseId, mbText, ...others] = positionals;
@@ -74,10 +80,15 @@ function main(): void {
   const label = Object.keys(extraEnv).length ? ` (${values.env!.join(" ")})` : "";
   const commands = [
     { id: "floor", path: join(bins.dir, "floor"), env },
+    // With --env the floor is measured with the variables too: what they change in the runtime
+    // itself is not the hook's doing.
+    ...(label ? [{ id: `floor${label}`, path: join(bins.dir, "floor"), env: { ...env, ...extraEnv } }] : []),
     { id: "rehydrate", path: join(bins.dir, hook.binary), env },
+    ...(values.multicall ? [{ id: "multicall", path: join(bins.dir, "rehydrate"), args: [hook.binary], env }] : []),
     ...others.map((o) => ({
-      id: o + label,
-      path: statSync(o).isDirectory() ? join(resolve(o), hook.binary) : resolve(o),
+      id: o + (values.multicall ? " (multicall)" : "") + label,
+      path: statSync(o).isDirectory() ? join(resolve(o), values.multicall ? "rehydrate" : hook.binary) : resolve(o),
+      args: values.multicall ? [hook.binary] : [],
       env: { ...env, ...extraEnv },
     })),
   ];
@@ -87,7 +98,7 @@ function main(): void {
     console.log(`${hook.id} on ${mb} MB: functions JavaScriptCore compiled in one run`);
     for (const c of commands) {
       restore();
-      const r = spawn([c.path], { ...c.env, BUN_JSC_reportBaselineCompileTimes: "1", BUN_JSC_reportDFGCompileTimes: "1" });
+      const r = spawn([c.path, ...(c.args ?? [])], { ...c.env, BUN_JSC_reportBaselineCompileTimes: "1", BUN_JSC_reportDFGCompileTimes: "1" });
       const lines = r.stderr.toString().split("\n").filter((l) => l.startsWith("Optimized"));
       const dfg = lines.filter((l) => / using DFG /.test(l)).length;
       console.log(`${c.id.padEnd(40)} baseline ${lines.length - dfg}, DFG ${dfg}`);
@@ -102,7 +113,7 @@ function main(): void {
       const counts: number[] = [];
       for (let i = 0; i < 3; i++) {
         restore();
-        const r = spawn(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", c.path], c.env);
+        const r = spawn(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", c.path, ...(c.args ?? [])], c.env);
         const m = /Collected : (\d+)/.exec(r.stderr.toString());
         if (!m) throw new Error(`valgrind failed (is it installed?): ${r.stderr.toString().slice(0, 200)}`);
         counts.push(Number(m[1]));
@@ -121,7 +132,7 @@ function main(): void {
     for (let round = 0; round < runs; round++) {
       for (const c of roundOrder(commands, round)) {
         restore();
-        const r = spawn(["strace", "--seccomp-bpf", "-f", "-ttt", "-e", "trace=execve,read,exit_group", "-o", trace, c.path], c.env);
+        const r = spawn(["strace", "--seccomp-bpf", "-f", "-ttt", "-e", "trace=execve,read,exit_group", "-o", trace, c.path, ...(c.args ?? [])], c.env);
         if (r.exitCode === null || r.exitCode > 2) throw new Error(`strace failed: ${r.stderr.toString().slice(0, 200)}`);
         const lines = readFileSync(trace, "utf8").split("\n");
         const exec = at(lines, /execve\(/), stdinRead = at(lines, / read\(0,/), exit = at(lines, /exit_group/);
@@ -138,12 +149,13 @@ function main(): void {
     return;
   }
 
+  if (!values["keep-cache"]) evictFromPageCache(commands.map((c) => c.path));
   const wall = new Map(commands.map((c) => [c.id, [] as number[]]));
   for (let round = -3; round < runs; round++) {
     for (const c of roundOrder(commands, round + 3)) {
       restore();
       const t0 = performance.now();
-      spawn([c.path], c.env);
+      spawn([c.path, ...(c.args ?? [])], c.env);
       if (round >= 0) wall.get(c.id)!.push(performance.now() - t0);
     }
   }

@@ -38,7 +38,8 @@ const VERBS: Record<string, { summary: string; load: () => Promise<CliVerb> }> =
   "resume-prompt": { summary: "print the resumption prompt of an orchestration run", load: async () => (await import("./cli_resume_prompt.ts")).cliResumePrompt },
 };
 
-const HELP = `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
+// Built when asked for: a hook run through this binary never prints it.
+const help = (): string => `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
 
 Usage:
   rehydrate <hook> < hook-input.json   run a hook exactly as its own binary would
@@ -69,7 +70,7 @@ hooks never fail: they exit 0 with no output and log to debug.log (REHYDRATE_DEB
 export async function cliMain(argv: string[], io: CliIo = defaultIo()): Promise<number | undefined> {
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    io.out(HELP);
+    io.out(help());
     return first === undefined ? 1 : 0;
   }
   if (first === "--version" || first === "-V" || first === "version") {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # verify-release.sh DIR TARGET [--version V] [--docker IMAGE]: the per-platform check of a release
 # before it is published. DIR/rehydrate-V-TARGET[.exe] must match its line in DIR/SHA256SUMS, and
-# running it with --version must print V (default: package.json's version).
+# running it with --version must print V (default: package.json's version), and a hook and a verb
+# must run (each is a module of its own inside the binary).
 #
 #   sh scripts/verify-release.sh dist/release linux-x64
 #   sh scripts/verify-release.sh dist/release linux-x64-musl --docker alpine:3.20
@@ -49,12 +50,25 @@ actual=${actual#\\}
 [ "$actual" = "$expected" ] || die "checksum mismatch for $file: SHA256SUMS says $expected, the file is $actual"
 
 chmod 755 "$dir/$file"
-if [ -n "$image" ]; then
-  abs=$(cd "$dir" && pwd)
-  out=$(docker run --rm -v "$abs:/release:ro" "$image" "/release/$file" --version) || die "$file --version failed in $image"
-else
-  out=$("$dir/$file" --version) || die "$file --version failed"
-fi
+abs=$(cd "$dir" && pwd)
+# runbin ARGS...: the binary on this platform (or in the image), stdin passed through.
+runbin() {
+  if [ -n "$image" ]; then
+    docker run --rm -i -v "$abs:/release:ro" "$image" "/release/$file" "$@"
+  else
+    "$abs/$file" "$@"
+  fi
+}
+where=""
+[ -n "$image" ] && where=" in $image"
+out=$(runbin --version </dev/null) || die "$file --version failed$where"
 out=$(printf '%s' "$out" | tr -d '\r')
 [ "$out" = "$version" ] || die "$file --version printed \"$out\", expected $version"
-printf 'verify-release: %s: checksum ok, --version %s\n' "$file" "$out"
+
+# A hook and a verb load their code as separate modules of the binary (code splitting): run one of
+# each. A hook on input it cannot parse exits 0 and prints nothing.
+out=$(printf '{' | runbin stop) || die "$file stop failed$where (a hook must exit 0)"
+[ -z "$out" ] || die "$file stop printed \"$out\" on bad input, expected nothing"
+out=$(runbin status --help </dev/null) || die "$file status --help failed$where"
+case "$out" in *"Usage: rehydrate status"*) ;; *) die "$file status --help printed no usage" ;; esac
+printf 'verify-release: %s: checksum ok, --version %s, a hook and a verb run\n' "$file" "$version"

@@ -198,10 +198,18 @@ describe("verify-release.sh", () => {
     const dir = mkdtempSync(join(tmpdir(), "rehydrate-verify-"));
     try {
       const run = () => spawnSync("sh", [VERIFY, dir, "linux-x64", "--version", "1.2.3"], { encoding: "utf8" });
-      release(dir, "#!/bin/sh\necho 1.2.3\n");
+      // A stand-in for the binary: --version, a hook (reads stdin, prints nothing) and a verb's --help.
+      const good = '#!/bin/sh\ncase "$1" in --version) echo 1.2.3 ;; stop) cat >/dev/null ;; status) echo "Usage: rehydrate status" ;; *) exit 1 ;; esac\n';
+      release(dir, good);
       const ok = run();
       assert.equal(ok.status, 0, ok.stderr);
-      assert.match(ok.stdout, /checksum ok, --version 1\.2\.3/);
+      assert.match(ok.stdout, /checksum ok, --version 1\.2\.3, a hook and a verb run/);
+      release(dir, good.replace("stop) cat >/dev/null", "stop) echo oops"));
+      assert.match(run().stderr, /^verify-release: rehydrate-1\.2\.3-linux-x64 stop printed "oops" on bad input/);
+      release(dir, good.replace("stop) cat >/dev/null", "stop) exit 3"));
+      assert.match(run().stderr, /stop failed \(a hook must exit 0\)/);
+      release(dir, good.replace('echo "Usage: rehydrate status"', "echo nothing"));
+      assert.match(run().stderr, /status --help printed no usage/);
       release(dir, "#!/bin/sh\necho 1.2.3\n", "something else");
       assert.match(run().stderr, /^verify-release: checksum mismatch for rehydrate-1\.2\.3-linux-x64/);
       release(dir, "#!/bin/sh\necho 1.2.4\n");

@@ -260,6 +260,8 @@ export function evictFromPageCache(paths: string[]): boolean {
   return ok;
 }
 
+let evictWarned = false;
+
 /** Interleaved measurement of one case. */
 function measureCase(commands: Command[], stdin: Uint8Array, env: Record<string, string>, restore: () => void, opts: { runs: number; rssRuns: number; hasTime: boolean }): Record<string, CommandResult> {
   const wall = new Map<string, number[]>(commands.map((c) => [c.id, []]));
@@ -272,7 +274,10 @@ function measureCase(commands: Command[], stdin: Uint8Array, env: Record<string,
     last.set(c.id, { exitCode: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() });
     return ms;
   };
-  evictFromPageCache(commands.map((c) => c.argv[0]));
+  if (!evictFromPageCache(commands.map((c) => c.argv[0])) && !evictWarned) {
+    evictWarned = true;
+    console.warn("WARNING: could not drop the binaries from the page cache (needs GNU dd); binaries built at different times may not compare alike");
+  }
   const maxWarm = Math.max(...commands.map((c) => c.warmup));
   for (let w = 0; w < maxWarm; w++) for (const c of roundOrder(commands, w)) if (w < c.warmup) once(c);
   for (let round = 0; round < opts.runs; round++) {

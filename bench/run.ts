@@ -32,7 +32,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { cpus, platform, release, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
-import { COMPILE_FLAGS } from "../build.ts";
+import { COMPILE_FLAGS } from "../build_flags.ts";
 import { ratio, roundOrder, summarize } from "./stats.ts";
 import { snapshotTree } from "./sandbox.ts";
 import { ACTIVE_PROJECT, writeWorkspace } from "./gen/workspace.ts";
@@ -101,7 +101,7 @@ function which(name: string): string | null {
  */
 export function buildBinaries(withNoBytecode: boolean): { dir: string; noBytecodeDir: string | null; key: string } {
   const sources = [...filesIn(join(ROOT, "hooks"), ".ts"), ...filesIn(join(ROOT, "lib"), ".ts"),
-    ...(existsSync(join(ROOT, "schemas")) ? filesIn(join(ROOT, "schemas"), ".json") : []), join(ROOT, "build.ts"), join(BENCH, "floor.ts"), join(BENCH, "run.ts"), join(ROOT, "package.json")];
+    ...(existsSync(join(ROOT, "schemas")) ? filesIn(join(ROOT, "schemas"), ".json") : []), join(ROOT, "build.ts"), join(ROOT, "build_flags.ts"), join(BENCH, "floor.ts"), join(BENCH, "run.ts"), join(ROOT, "package.json")];
   const key = sha([Bun.version, COMPILE_FLAGS.join(" "), ...sources.flatMap((f) => [f, readFileSync(f)])]);
   const build = (variant: string, bytecode: boolean): string => {
     const base = join(CACHE, variant);

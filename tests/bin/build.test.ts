@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST, EXE, ROOT, run } from "./_bin.ts";
-import { COMPILE_FLAGS, JIT_POLICY } from "../../build.ts";
+import { COMPILE_FLAGS, JIT_POLICY } from "../../build_flags.ts";
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const HOST = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch === "arm64" ? "arm64" : "x64"}`;

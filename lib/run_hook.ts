@@ -1,10 +1,10 @@
-import { writeSync } from "./_node_fs.ts";
 import type { HookEventName } from "./hook_types.ts";
 import { type HookHandler, handleHook } from "./handle_hook.ts";
 import { readStdin } from "./read_stdin.ts";
 import { hookHelp } from "./hook_help.ts";
 import { HOOK_NAMES } from "./hook_names.ts";
 import { VERSION } from "./version.ts";
+import { writeFd } from "./write_fd.ts";
 
 /**
  * The whole body of a hook entry: reads stdin to EOF (16 MiB cap), runs the
@@ -25,39 +25,21 @@ import { VERSION } from "./version.ts";
 export async function runHook(event: HookEventName, handler: HookHandler, options: { args?: string[] } = {}): Promise<void> {
   const args = options.args ?? process.argv.slice(2);
   if (args[0] === "--version" || args[0] === "-V") {
-    writeAll(`${VERSION}\n`);
+    writeFd(1, `${VERSION}\n`);
     return;
   }
   if (args[0] === "--help" || args[0] === "-h") {
     const name = Object.keys(HOOK_NAMES).find((n) => HOOK_NAMES[n] === event) ?? event;
-    writeAll(hookHelp(name));
+    writeFd(1, hookHelp(name));
     return;
   }
   try {
     const input = readStdin();
     const text = input.ok ? input.text : "";
     const outcome = await handleHook(event, handler, text);
-    if (outcome.stdout) writeAll(outcome.stdout);
+    if (outcome.stdout) writeFd(1, outcome.stdout);
     process.exitCode = outcome.exitCode;
   } catch {
     process.exitCode = 0;
-  }
-}
-
-function writeAll(text: string): void {
-  const bytes = new TextEncoder().encode(text);
-  let at = 0;
-  let spins = 0;
-  while (at < bytes.length) {
-    try {
-      at += writeSync(1, bytes, at, bytes.length - at);
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if ((code === "EAGAIN" || code === "EWOULDBLOCK") && spins++ < 2000) {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-        continue;
-      }
-      return;
-    }
   }
 }

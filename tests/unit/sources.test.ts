@@ -13,6 +13,7 @@ function sources(dir: string): string[] {
 }
 
 const FILES = [...sources("hooks"), ...sources("lib")];
+const STD_STREAM = /\bprocess\s*\.\s*std(?:out|err)\b/;
 
 test("hooks/ and lib/ have sources to check", () => {
   assert.ok(FILES.length >= 10);
@@ -33,6 +34,12 @@ for (const file of FILES) {
     const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
     assert.doesNotMatch(code, /\b(?:Bun|Deno)\s*\.\s*[A-Za-z_]/);
     assert.doesNotMatch(code, /\bfrom\s+["'](?:bun|bun:[a-z]+)["']/);
+  });
+  // Output goes through lib/write_fd.ts: the first use of process.stdout or process.stderr builds
+  // Bun's stream objects, about 6 million instructions (3 ms), more than a stop hook's own work.
+  test(`${file} does not touch process.stdout or process.stderr`, () => {
+    const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+    assert.doesNotMatch(code, STD_STREAM);
   });
 }
 
@@ -70,6 +77,12 @@ const HUB_OK = /^lib[\\/](?:_node_fs|_node_path|_install_command)\.ts$/;
 test("hooks and lib import node:fs and node:path only through lib/_node_fs.ts and lib/_node_path.ts", () => {
   assert.deepEqual(importsOutside(VIA_HUB, HUB_OK), []);
   assert.ok(VIA_HUB.test("node:fs") && VIA_HUB.test("node:path") && !VIA_HUB.test("node:fs/promises"), "the rule can fail");
+});
+
+test("the stream check catches process.stdout.write (the rule can fail)", () => {
+  assert.match("io.out = (t) => process.stdout.write(t);", STD_STREAM);
+  assert.match("process.stderr .write(x)", STD_STREAM);
+  assert.doesNotMatch("writeFd(1, text)", STD_STREAM);
 });
 
 test("the import check catches a package import (the rule can fail)", () => {

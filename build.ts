@@ -61,7 +61,6 @@ function hostTarget(): string {
   return `${os}-${arch}`;
 }
 
-
 function compile(entry: string, outfile: string, bunTarget: string | null, bytecode: boolean): void {
   const args = [process.execPath, "build", ...COMPILE_FLAGS, entry, "--outfile", outfile];
   if (entry === join("hooks", "rehydrate.ts")) args.push(...MULTICALL_FLAGS);

@@ -12,7 +12,7 @@ export interface CliIo {
 
 // Each hook's code is imported only when that hook runs. The multicall binary is built with code
 // splitting (build.ts), so this loads that hook's modules only; bundled as one file, every hook's
-// and verb's code cost every run (`rehydrate stop`: 10.3 million instructions, split 8.4, dist/stop 7.6).
+// and verb's code cost every run (`rehydrate stop`: 10.3 million instructions, split 8.2, dist/stop 7.6).
 const HANDLERS: Record<string, () => Promise<HookHandler>> = {
   "pre-compact": async () => (await import("./pre_compact_hook.ts")).preCompactHook,
   "post-compact": async () => (await import("./post_compact_hook.ts")).postCompactHook,

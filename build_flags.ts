@@ -28,12 +28,28 @@ export const COMPILE_FLAGS = [
 ];
 
 /**
- * Flags for the multicall binary only: ES modules with code splitting, so `rehydrate <hook>`
- * loads that hook's code and the code it shares, not every hook and verb. Bundled as one CommonJS
- * file (like the hook binaries), the code of every `import()` target lands in one scope, and a
- * run pays for all of it even though only one hook's modules are initialised: `rehydrate stop`
- * executed 10.3 million instructions against `dist/stop`'s 7.6 million; split, 8.4 million
- * (bench/README.md, "The multicall binary"). The hook binaries stay CommonJS: as ES modules they
- * were 0.1-0.2 million instructions slower.
+ * The multicall binary embeds, besides its own entry (hooks/rehydrate.ts, a dispatcher), every
+ * hook's entry and the CLI's as bundles of their own: `rehydrate <hook>` imports `./<hook>.ts` by a
+ * computed specifier, which the bundler leaves to run time, so a hook run loads that hook's bundle
+ * and nothing else. `--root hooks` puts those bundles next to the dispatcher in the binary's file
+ * system, where that specifier finds them.
+ *
+ * Measured (bench/README.md, "The multicall binary"): bundled as one CommonJS file, `rehydrate stop`
+ * executed 10.3 million instructions against `dist/stop`'s 7.6 million (the code of every
+ * `import()` target lands in one scope and costs at start whether it runs or not); as ES modules
+ * split by the bundler, 8.2 million; as embedded entries, 7.7 million. Every bundle is CommonJS,
+ * as the hook binaries are (as ES modules they were 0.1-0.2 million instructions slower).
  */
-export const MULTICALL_FLAGS = ["--format=esm", "--splitting"];
+export const MULTICALL_ENTRIES = [
+  "hooks/pre-compact.ts",
+  "hooks/post-compact.ts",
+  "hooks/session-start.ts",
+  "hooks/user-prompt-submit.ts",
+  "hooks/pre-tool-use.ts",
+  "hooks/post-tool-use.ts",
+  "hooks/stop.ts",
+  "hooks/cli.ts",
+];
+
+/** Flags for the multicall binary only (see {@linkcode MULTICALL_ENTRIES}). */
+export const MULTICALL_FLAGS = ["--root", "hooks"];

@@ -20,11 +20,22 @@ if (name === "--version" || name === "-V" || name === "version") {
   // Computed, not a literal: the bundler would resolve a literal and put that hook's code into this
   // entry's bundle.
   const entry = "./" + (isHook ? name : "cli") + ".ts";
-  import(entry).catch(() => {
+  const failed = (): void => {
     // Only a broken build gets here. A hook still exits 0 with no output; the CLI fails loudly.
     if (!isHook) {
       writeFd(2, `rehydrate: cannot load ${entry}\n`, Infinity);
       process.exitCode = 1;
     }
-  });
+  };
+  // require() where there is one (Bun, the compiled binary): it loads the bundle at once, where
+  // import() goes through the event loop first (the usual prompt 1.5-2 ms later). import() in Deno.
+  if (typeof require === "function") {
+    try {
+      require(entry);
+    } catch {
+      failed();
+    }
+  } else {
+    import(entry).catch(failed);
+  }
 }

@@ -21,11 +21,10 @@ if (name === "--version" || name === "-V" || name === "version") {
   // entry's bundle.
   const entry = "./" + (isHook ? name : "cli") + ".ts";
   const failed = (): void => {
-    // Only a broken build gets here. A hook still exits 0 with no output; the CLI fails loudly.
-    if (!isHook) {
-      writeFd(2, `rehydrate: cannot load ${entry}\n`, Infinity);
-      process.exitCode = 1;
-    }
+    // Only a broken build gets here. A hook still exits 0 and prints nothing on stdout (Claude Code
+    // shows its stderr only in the transcript view); the CLI fails.
+    writeFd(2, `rehydrate: cannot load ${entry}${isHook ? ": the hook did nothing" : ""}\n`, Infinity);
+    if (!isHook) process.exitCode = 1;
   };
   // require() where there is one (Bun, the compiled binary): it loads the bundle at once, where
   // import() goes through the module loader's promises first (the usual prompt 0.2 million

@@ -65,10 +65,14 @@ out=$(runbin --version </dev/null) || die "$file --version failed$where"
 out=$(printf '%s' "$out" | tr -d '\r')
 [ "$out" = "$version" ] || die "$file --version printed \"$out\", expected $version"
 
-# A hook and a verb load their code as separate modules of the binary (code splitting): run one of
-# each. A hook on input it cannot parse exits 0 and prints nothing.
+# A hook and a verb are bundles of their own inside the binary, which its dispatcher loads by name:
+# run one of each. A hook on input it cannot parse exits 0 and prints nothing, so that alone would
+# not show its bundle loaded (a dispatcher that cannot find it also exits 0, silently); its --help
+# does.
 out=$(printf '{' | runbin stop) || die "$file stop failed$where (a hook must exit 0)"
 [ -z "$out" ] || die "$file stop printed \"$out\" on bad input, expected nothing"
+out=$(runbin stop --help </dev/null) || die "$file stop --help failed$where"
+case "$out" in *"rehydrate Stop hook"*) ;; *) die "$file stop --help printed no help: the hook's code did not load" ;; esac
 out=$(runbin status --help </dev/null) || die "$file status --help failed$where"
 case "$out" in *"Usage: rehydrate status"*) ;; *) die "$file status --help printed no usage" ;; esac
 printf 'verify-release: %s: checksum ok, --version %s, a hook and a verb run\n' "$file" "$version"

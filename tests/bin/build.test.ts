@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST, EXE, HOOKS, ROOT, run } from "./_bin.ts";
-import { COMPILE_FLAGS, JIT_POLICY, MULTICALL_ENTRIES } from "../../build_flags.ts";
+import { COMPILE_FLAGS, JIT_POLICY, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "../../build_flags.ts";
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const HOST = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch === "arm64" ? "arm64" : "x64"}`;
@@ -100,3 +100,21 @@ test("the multicall binary embeds each hook's entry and the CLI as bundles of th
   assert.match(run(join(DIST, "rehydrate" + EXE), ["--help"]).stdout, /^rehydrate \S+: compaction-survival hooks/);
   assert.match(run(join(DIST, "rehydrate" + EXE), ["status", "--help"]).stdout, /Usage: rehydrate status/);
 });
+
+test("a multicall binary whose hook bundle is missing still fails open: exit 0, nothing on stdout, one line on stderr", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rehydrate-multicall-"));
+  try {
+    // Built like dist/rehydrate, but with the CLI's entry only: no hook bundle to load.
+    const out = join(dir, "rehydrate" + EXE);
+    const b = spawnSync(process.execPath, ["build", ...COMPILE_FLAGS, "--bytecode", "hooks/rehydrate.ts", ...MULTICALL_FLAGS, "hooks/cli.ts", "--outfile", out], { cwd: ROOT, encoding: "utf8" });
+    assert.equal(b.status, 0, b.stderr);
+    const hook = run(out, ["stop"], { stdin: "{}" });
+    assert.equal(hook.status, 0);
+    assert.equal(hook.stdout, "");
+    assert.match(hook.stderr, /^rehydrate: cannot load \.\/stop\.ts: the hook did nothing\n$/);
+    assert.match(run(out, ["status", "--help"]).stdout, /Usage: rehydrate status/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+

@@ -201,8 +201,8 @@ describe("verify-release.sh", () => {
     const dir = mkdtempSync(join(tmpdir(), "rehydrate-verify-"));
     try {
       const run = () => spawnSync("sh", [VERIFY, dir, "linux-x64", "--version", "1.2.3"], { encoding: "utf8" });
-      // A stand-in for the binary: --version, a hook (reads stdin, prints nothing) and a verb's --help.
-      const good = '#!/bin/sh\ncase "$1" in --version) echo 1.2.3 ;; stop) cat >/dev/null ;; status) echo "Usage: rehydrate status" ;; *) exit 1 ;; esac\n';
+      // A stand-in for the binary: --version, a hook (reads stdin, prints nothing), its --help and a verb's --help.
+      const good = '#!/bin/sh\ncase "$1$2" in --version) echo 1.2.3 ;; stop--help) echo "stop 1.2.3: the rehydrate Stop hook" ;; stop) cat >/dev/null ;; status--help) echo "Usage: rehydrate status" ;; *) exit 1 ;; esac\n';
       release(dir, good);
       const ok = run();
       assert.equal(ok.status, 0, ok.stderr);
@@ -211,6 +211,8 @@ describe("verify-release.sh", () => {
       assert.match(run().stderr, /^verify-release: rehydrate-1\.2\.3-linux-x64 stop printed "oops" on bad input/);
       release(dir, good.replace("stop) cat >/dev/null", "stop) exit 3"));
       assert.match(run().stderr, /stop failed \(a hook must exit 0\)/);
+      release(dir, good.replace('echo "stop 1.2.3: the rehydrate Stop hook"', "true"));
+      assert.match(run().stderr, /stop --help printed no help: the hook's code did not load/);
       release(dir, good.replace('echo "Usage: rehydrate status"', "echo nothing"));
       assert.match(run().stderr, /status --help printed no usage/);
       release(dir, "#!/bin/sh\necho 1.2.3\n", "something else");

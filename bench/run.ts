@@ -8,11 +8,12 @@
  *
  *   bun bench/run.ts                      full run: 1, 10, 100, 200, 500 MB + real transcripts; writes
  *                                         bench/results/latest.{json,md} and latency.svg
- *   bun bench/run.ts --quick              about a minute: 1 and 10 MB, 5 runs; writes results/quick.*
+ *   bun bench/run.ts --quick              under a minute: 1 and 10 MB, 5 runs, without the columns that
+ *                                         run the hooks from source (add --source); writes results/quick.*
  *   --sizes 1,10,100,200,500              generated transcript sizes in MB (1 MB = 10^6 bytes)
  *   --hooks pre-compact,stop              only these cases (ids as in the tables)
  *   --runs N  --warmup N  --rss-runs N    counted runs, warm-up rounds, peak-RSS runs per command
- *   --no-peers --no-source --no-bytecode --no-real
+ *   --no-peers --no-source --no-bytecode --no-real   --source (quick mode: with the source columns)
  *   --out NAME                            results/NAME.{json,md,svg}
  *
  * Commands per case: floor (a compiled binary that reads stdin and prints {}, built with the hooks'
@@ -385,6 +386,7 @@ function main(): void {
       "rss-runs": { type: "string" },
       "no-peers": { type: "boolean", default: false },
       "no-source": { type: "boolean", default: false },
+      source: { type: "boolean", default: false },
       "no-bytecode": { type: "boolean", default: false },
       "no-real": { type: "boolean", default: false },
       out: { type: "string" },
@@ -414,7 +416,10 @@ function main(): void {
     const real = run([python, "-c", "import sys; print(sys.executable)"]).stdout.toString().trim();
     if (real) python = real;
   }
-  const deno = values["no-source"] ? null : [join(ROOT, "node_modules", ".bin", "deno"), which("deno")].find((p) => p && existsSync(p)) ?? null;
+  // The source columns (bun and deno running hooks/*.ts) take a third of a quick run, which must stay
+  // under a minute; they are in every full run.
+  const withSource = quick ? values.source! : !values["no-source"];
+  const deno = !withSource ? null : [join(ROOT, "node_modules", ".bin", "deno"), which("deno")].find((p) => p && existsSync(p)) ?? null;
   const hasTime = existsSync("/usr/bin/time");
   const notes: string[] = [];
   if (!hasTime) notes.push("/usr/bin/time not found: no peak RSS figures.");
@@ -460,7 +465,7 @@ function main(): void {
         { id: "multicall", argv: [join(bins.dir, "rehydrate"), hook.binary], ...std },
       ];
       if (bins.noBytecodeDir) commands.push({ id: "no-bytecode", argv: [join(bins.noBytecodeDir, hook.binary)], ...std });
-      if (!values["no-source"]) {
+      if (withSource) {
         commands.push({ id: "bun", argv: [process.execPath, join(bins.dir, "src", "hooks", `${hook.binary}.ts`)], ...std });
         if (deno) commands.push({ id: "deno", argv: [deno, "run", "-A", join(bins.dir, "src", "hooks", `${hook.binary}.ts`)], ...std });
       }

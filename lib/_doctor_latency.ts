@@ -95,6 +95,10 @@ function time(binary: string, args: string[], input: string, cwd: string, env: R
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.error) return { ms, problem: `cannot run: ${(r.error as { code?: string }).code ?? r.error.message}` };
   if (r.status !== 0) return { ms, problem: `exit ${r.status ?? r.signal}` };
+  // A hook writes nothing on stderr. The one binary's dispatcher does when it cannot load a hook's
+  // code: the hook then exits 0 having done nothing, which only this line tells apart.
+  const said = String(r.stderr ?? "").trim().split(/\r?\n/)[0];
+  if (said) return { ms, problem: `stderr: ${said.slice(0, 200)}` };
   return { ms, problem: null };
 }
 

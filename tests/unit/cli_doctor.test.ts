@@ -170,6 +170,17 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     assert.match(lines(r.report, "latency")[0], /^pre-compact: [\d.]+ ms median \(floor [\d.]+ ms, [\d.]+x, 1 runs\)$/);
   });
 
+  test("cliDoctor() reports a hook that exits 0 but says on stderr that its code did not load", () => {
+    const s = setup();
+    install(s, ["--workflows", "dispatch"]);
+    writeFileSync(s.binary, `#!/bin/sh\nif [ "$1" = --version ]; then echo ${VERSION}; elif [ "$1" = stop ]; then cat >/dev/null; echo "rehydrate: cannot load ./stop.ts: the hook did nothing" >&2; else cat >/dev/null; fi\n`);
+    const r = doctor([], s, { runs: 1 });
+    const stop = r.report.latency.find((l) => l.hook === "stop");
+    assert.equal(stop?.problem, "stderr: rehydrate: cannot load ./stop.ts: the hook did nothing");
+    assert.equal(r.report.latency.filter((l) => l.problem !== null).length, 1);
+    assert.match(lines(r.report, "latency", "warn").join("\n"), /stop: .*cannot load \.\/stop\.ts/);
+  });
+
   test("cliDoctor() prints a readable list and answers --help, and a bad option is one line with exit 2", () => {
     const s = setup();
     install(s);

@@ -29,9 +29,9 @@ export const COMPILE_FLAGS = [
 
 /**
  * The multicall binary embeds, besides its own entry (hooks/rehydrate.ts, a dispatcher), every
- * hook's entry and the CLI's as bundles of their own: `rehydrate <hook>` imports `./<hook>.ts` by a
- * computed specifier, which the bundler leaves to run time, so a hook run loads that hook's bundle
- * and nothing else. `--root hooks` puts those bundles next to the dispatcher in the binary's file
+ * hook's entry and the CLI's as bundles of their own: `rehydrate <hook>` loads `./<hook>.ts` by a
+ * computed name, which the bundler leaves to run time, so a hook run loads that hook's bundle and
+ * nothing else. `--root hooks` puts those bundles next to the dispatcher in the binary's file
  * system, where that specifier finds them.
  *
  * Measured (bench/README.md, "The multicall binary"): bundled as one CommonJS file, `rehydrate stop`

@@ -67,8 +67,8 @@ out=$(printf '%s' "$out" | tr -d '\r')
 
 # A hook and a verb are bundles of their own inside the binary, which its dispatcher loads by name:
 # run one of each. A hook on input it cannot parse exits 0 and prints nothing, so that alone would
-# not show its bundle loaded (a dispatcher that cannot find it also exits 0, silently); its --help
-# does.
+# not show its bundle loaded (a dispatcher that cannot find it also exits 0, with only a line on
+# stderr); its --help does.
 out=$(printf '{' | runbin stop) || die "$file stop failed$where (a hook must exit 0)"
 [ -z "$out" ] || die "$file stop printed \"$out\" on bad input, expected nothing"
 out=$(runbin stop --help </dev/null) || die "$file stop --help failed$where"

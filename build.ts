@@ -22,21 +22,10 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { COMPILE_FLAGS, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
+import { COMPILE_FLAGS, HOOKS, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
 
 const ROOT = import.meta.dirname;
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
-
-/** Hook binaries: dist/<name> from hooks/<name>.ts. */
-export const HOOKS = [
-  "pre-compact",
-  "post-compact",
-  "session-start",
-  "user-prompt-submit",
-  "pre-tool-use",
-  "post-tool-use",
-  "stop",
-] as const;
 
 /** Every binary: the hooks plus the multicall `rehydrate`. */
 export const BINARIES = [...HOOKS, "rehydrate"] as const;
@@ -53,7 +42,7 @@ export const TARGETS: Record<string, string> = {
 };
 
 // The compile flags live in build_flags.ts (no Bun APIs there, so tests type-check under Deno).
-export { COMPILE_FLAGS, JIT_POLICY, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
+export { COMPILE_FLAGS, HOOKS, JIT_POLICY, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
 
 function hostTarget(): string {
   const os = process.platform === "win32" ? "windows" : process.platform;

@@ -1,5 +1,5 @@
 /**
- * The flags every `bun build --compile` of build.ts uses, and the benchmark's floor with them.
+ * The flags and entries every `bun build --compile` of build.ts uses, and the benchmark's floor with them.
  * Plain constants, no Bun API: tests/bin/build.test.ts imports them and `deno check` reads it.
  *
  * @module
@@ -27,6 +27,17 @@ export const COMPILE_FLAGS = [
   "--no-compile-autoload-package-json",
 ];
 
+/** Hook binaries: dist/<name> from hooks/<name>.ts. */
+export const HOOKS = [
+  "pre-compact",
+  "post-compact",
+  "session-start",
+  "user-prompt-submit",
+  "pre-tool-use",
+  "post-tool-use",
+  "stop",
+] as const;
+
 /**
  * The multicall binary embeds, besides its own entry (hooks/rehydrate.ts, a dispatcher), every
  * hook's entry and the CLI's as bundles of their own: `rehydrate <hook>` loads `./<hook>.ts` by a
@@ -40,16 +51,7 @@ export const COMPILE_FLAGS = [
  * split by the bundler, 8.2 million; as embedded entries, 7.7 million. Every bundle is CommonJS,
  * as the hook binaries are (as ES modules they were 0.1-0.2 million instructions slower).
  */
-export const MULTICALL_ENTRIES = [
-  "hooks/pre-compact.ts",
-  "hooks/post-compact.ts",
-  "hooks/session-start.ts",
-  "hooks/user-prompt-submit.ts",
-  "hooks/pre-tool-use.ts",
-  "hooks/post-tool-use.ts",
-  "hooks/stop.ts",
-  "hooks/cli.ts",
-];
+export const MULTICALL_ENTRIES: readonly string[] = [...HOOKS.map((h) => `hooks/${h}.ts`), "hooks/cli.ts"];
 
 /** Flags for the multicall binary only (see {@linkcode MULTICALL_ENTRIES}). */
 export const MULTICALL_FLAGS = ["--root", "hooks"];

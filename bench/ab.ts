@@ -36,7 +36,7 @@ import { readFileSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { HOOK_CASES } from "./gen/inputs.ts";
-import { roundOrder, summarize } from "./stats.ts";
+import { pairedRatio, roundOrder, summarize } from "./stats.ts";
 import { afterCompaction, buildBinaries, evictFromPageCache, pristineWorkspace, sandboxEnv, transcript, WS } from "./run.ts";
 
 function main(): void {
@@ -160,10 +160,16 @@ function main(): void {
     }
   }
   const floor = summarize(wall.get("floor")!).median;
-  console.log(`${hook.id} on ${mb} MB, ${runs} runs each, interleaved:`);
+  console.log(`${hook.id} on ${mb} MB, ${runs} runs each, interleaved; per round: each run / the floor's (or rehydrate's) run in the same round, median [95 % interval]:`);
+  const per = (a: string, b: string): string => {
+    const r = pairedRatio(wall.get(a)!, wall.get(b)!);
+    return r ? `${r.median.toFixed(3)} [${r.lo.toFixed(3)}, ${r.hi.toFixed(3)}]` : "–";
+  };
   for (const c of commands) {
     const s = summarize(wall.get(c.id)!);
-    console.log(`${c.id.padEnd(40)} median ${s.median.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms  ${(s.median / floor).toFixed(3)}x the floor`);
+    const vsOurs = c.id !== "floor" && c.id !== "rehydrate" ? `  per round vs rehydrate ${per(c.id, "rehydrate")}` : "";
+    const vsFloor = c.id === "floor" ? "" : `  per round ${per(c.id, "floor")}`;
+    console.log(`${c.id.padEnd(40)} median ${s.median.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms  ${(s.median / floor).toFixed(3)}x the floor${vsFloor}${vsOurs}`);
   }
 }
 

@@ -4,8 +4,8 @@
  * unit tests run them under Bun and Deno and `bun bench/report.ts results/latest.json` re-renders a
  * report without re-measuring.
  */
-import type { Summary } from "./stats.ts";
-import { ratio } from "./stats.ts";
+import type { PairedRatio, Summary } from "./stats.ts";
+import { pairedRatio, ratio } from "./stats.ts";
 
 /** One command's numbers on one case. */
 export interface CommandResult {
@@ -93,6 +93,32 @@ function med(c: CaseResult, id: string): number | null {
   return c.commands[id]?.wall.median ?? null;
 }
 
+/** Where a command's per-round ratios to the floor stand against a limit. */
+export interface PairedVerdict {
+  ratio: PairedRatio;
+  /** `within`: the whole 95 % interval at or under the limit; `over`: the whole of it above. */
+  verdict: "within" | "over" | "undecided";
+}
+
+/**
+ * The per-round ratio of command `id` to the floor on one case (see {@linkcode pairedRatio}) and
+ * whether the run shows it within `limit`, over it, or cannot tell. `null` when the command and
+ * the floor were not timed in the same rounds (the peers, capped at fewer runs on big inputs).
+ *
+ * @example
+ * ```ts
+ * const v = pairedVerdict(c, "rehydrate", 1.3);
+ * if (v) console.log(v.verdict, v.ratio.lo, v.ratio.hi);
+ * ```
+ */
+export function pairedVerdict(c: CaseResult, id: string, limit: number): PairedVerdict | null {
+  const a = c.commands[id]?.samples;
+  const b = c.commands.floor?.samples;
+  const r = a && b ? pairedRatio(a, b) : null;
+  if (r === null) return null;
+  return { ratio: r, verdict: r.hi <= limit ? "within" : r.lo > limit ? "over" : "undecided" };
+}
+
 /**
  * The issue's targets, each PASS or FAIL with the numbers behind it. Only what was measured is
  * judged; a target without data (no peers, one size) fails with a detail saying so.
@@ -113,7 +139,8 @@ export function evaluateTargets(r: BenchResults): TargetResult[] {
     name: `every hook's median within ${LIMIT_FLOOR}x the floor on every input`,
     pass: floorRatios.length > 0 && badFloor.length === 0,
     detail: `${floorRatios.length - badFloor.length} of ${floorRatios.length} cases within; worst ${worst ? `${worst.c.hook} on ${worst.c.input} ${worst.x.toFixed(2)}x` : "–"}` +
-      (badFloor.length ? `; over: ${badFloor.slice(0, 6).map((e) => `${e.c.hook}@${e.c.input} ${e.x.toFixed(2)}x`).join(", ")}${badFloor.length > 6 ? ", ..." : ""}` : ""),
+      (badFloor.length ? `; over: ${badFloor.slice(0, 6).map((e) => `${e.c.hook}@${e.c.input} ${e.x.toFixed(2)}x`).join(", ")}${badFloor.length > 6 ? ", ..." : ""}` : "") +
+      pairedCounts(r.cases, LIMIT_FLOOR),
   });
 
   if (generated.length >= 2) {
@@ -161,6 +188,16 @@ export function evaluateTargets(r: BenchResults): TargetResult[] {
   return out;
 }
 
+function pairedCounts(cases: readonly CaseResult[], limit: number): string {
+  const n = { within: 0, over: 0, undecided: 0 };
+  for (const c of cases) {
+    const v = pairedVerdict(c, "rehydrate", limit);
+    if (v) n[v.verdict]++;
+  }
+  const total = n.within + n.over + n.undecided;
+  return total === 0 ? "" : `; by the 95 % interval of the per-round ratio: ${n.within} within, ${n.over} over, ${n.undecided} undecided`;
+}
+
 /** Options for {@linkcode renderMarkdown}. */
 export interface MarkdownOptions {
   /** File name of the chart next to the report. Default `latency.svg`. */
@@ -203,6 +240,20 @@ export function renderMarkdown(r: BenchResults, options: MarkdownOptions = {}): 
     L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${cells.join(" | ")} |`);
   }
   L.push("");
+
+  const paired = r.cases.map((c) => ({ c, o: pairedVerdict(c, "rehydrate", LIMIT_FLOOR), m: pairedVerdict(c, "multicall", LIMIT_FLOOR) })).filter((e) => e.o || e.m);
+  if (paired.length) {
+    L.push(`## Ratio to the floor per round, with a 95 % confidence interval`, "");
+    L.push(`Each run divided by the floor's run in the same round (so drift between rounds cancels), the median of those ratios and the sign test's interval for it ` +
+      `(the order statistics a binomial table names; it assumes only independent rounds). Against ${LIMIT_FLOOR}x: *within* when the whole interval is at or under it, ` +
+      `*over* when the whole interval is above it, *undecided* when this run cannot tell.`, "");
+    L.push("| hook | input | rehydrate: ratio of medians | per round [95 % interval] | | one binary: per round [95 % interval] | |", "|---|---|---:|---:|---|---:|---|");
+    const cell = (v: PairedVerdict | null): string => v ? `${fmt(v.ratio.median, 2)} [${fmt(v.ratio.lo, 2)}, ${fmt(v.ratio.hi, 2)}] | ${v.verdict}` : "– | –";
+    for (const { c, o, m } of paired) {
+      L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${fmt(ratio(med(c, "rehydrate"), med(c, "floor")), 2)}x | ${cell(o)} | ${cell(m)} |`);
+    }
+    L.push("");
+  }
 
   L.push("## rehydrate and floor in detail (ms; RSS in MB)", "");
   L.push("| hook | input | floor min | floor median | floor p95 | rehydrate min | rehydrate median | rehydrate p95 | floor RSS | rehydrate RSS | RSS ratio | exit | stdout bytes |");

@@ -85,3 +85,59 @@ export function ratio(a: number | null | undefined, b: number | null | undefined
   if (!Number.isFinite(a) || !Number.isFinite(b) || b <= 0) return null;
   return a / b;
 }
+
+/** The per-round ratio of two commands timed in the same rounds, with a confidence interval. */
+export interface PairedRatio {
+  /** Rounds compared. */
+  n: number;
+  /** Median of `a[i] / b[i]`. */
+  median: number;
+  /** Lower and upper end of the interval for that median. */
+  lo: number;
+  hi: number;
+  /**
+   * The interval's exact coverage (for example 0.957 with 25 rounds at the 0.95 asked for), lower
+   * than asked only when there are too few rounds for any interval to reach it (fewer than 6 at
+   * 0.95): then it is the whole range.
+   */
+  coverage: number;
+}
+
+/**
+ * The median of the per-round ratios `a[i] / b[i]` (each run of `a` divided by the run of `b` in
+ * the same interleaved round, so drift between rounds cancels) and a distribution-free confidence
+ * interval for it: the order statistics `r(k)` and `r(n-k+1)` of the sorted ratios, with the
+ * largest `k` for which a Binomial(n, 1/2) puts at most `(1 - confidence) / 2` below `k` (the sign
+ * test's interval; it assumes only that rounds are independent). `null` when the lists differ in
+ * length, are empty, or hold a value that is not a positive finite number.
+ *
+ * @example
+ * ```ts
+ * const r = pairedRatio(hookRuns, floorRuns);
+ * if (r && r.hi <= 1.3) console.log("within 1.3x the floor, at 95 % confidence");
+ * ```
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[], confidence = 0.95): PairedRatio | null {
+  const n = a.length;
+  if (n === 0 || b.length !== n) return null;
+  const r: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!(a[i] > 0) || !(b[i] > 0) || !Number.isFinite(a[i]) || !Number.isFinite(b[i])) return null;
+    r.push(a[i] / b[i]);
+  }
+  r.sort((x, y) => x - y);
+  const tail = (1 - Math.min(Math.max(confidence, 0), 1)) / 2;
+  // below[k] = P(X <= k - 1) for X ~ Binomial(n, 1/2), summed in log space (no underflow).
+  let logPmf = -n * Math.LN2;
+  let below = 0;
+  let k = 0;
+  while (k < Math.floor((n + 1) / 2)) {
+    const next = below + Math.exp(logPmf);
+    if (next > tail) break;
+    below = next;
+    logPmf += Math.log(n - k) - Math.log(k + 1);
+    k++;
+  }
+  const at = Math.max(k, 1);
+  return { n, median: quantile(r, 0.5), lo: r[at - 1], hi: r[n - at], coverage: 1 - 2 * (k === 0 ? Math.exp(-n * Math.LN2) : below) };
+}

@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SaxesParser } from "saxes";
-import { quantile, ratio, roundOrder, summarize } from "../../bench/stats.ts";
+import { pairedRatio, quantile, ratio, roundOrder, summarize } from "../../bench/stats.ts";
 import { snapshotTree } from "../../bench/sandbox.ts";
-import { type BenchResults, type CaseResult, evaluateTargets, renderMarkdown, renderSvg } from "../../bench/report.ts";
+import { type BenchResults, type CaseResult, evaluateTargets, pairedVerdict, renderMarkdown, renderSvg } from "../../bench/report.ts";
 
 describe("bench statistics", () => {
   test("quantile() interpolates linearly between closest ranks", () => {
@@ -31,6 +31,60 @@ describe("bench statistics", () => {
     for (const set of positions.values()) assert.deepEqual([...set].sort(), [0, 1, 2]);
     assert.deepEqual(roundOrder(items, 4), ["b", "c", "a"]);
     assert.deepEqual(roundOrder([], 2), []);
+  });
+
+  test("pairedRatio() gives the sign test's interval: the order statistics a binomial table names", () => {
+    // Exact P(X <= j) for X ~ Binomial(n, 1/2), in integers.
+    const cdf = (n: number, j: number): number => {
+      let sum = 0n;
+      let c = 1n;
+      for (let i = 0; i <= j; i++) {
+        sum += c;
+        c = (c * BigInt(n - i)) / BigInt(i + 1);
+      }
+      return Number(sum) / 2 ** n;
+    };
+    for (const n of [6, 7, 10, 20, 25, 41, 61]) {
+      const runs = Array.from({ length: n }, (_, i) => (i * 7919) % n + 1); // a permutation of 1..n
+      const r = pairedRatio(runs, Array(n).fill(1))!;
+      // The table's k: the largest with P(X <= k - 1) <= 0.025.
+      let k = 0;
+      while (cdf(n, k) <= 0.025) k++;
+      assert.equal(r.lo, k, `n=${n}`);
+      assert.equal(r.hi, n + 1 - k, `n=${n}`);
+      assert.ok(Math.abs(r.coverage - (1 - 2 * cdf(n, k - 1))) < 1e-12, `n=${n}`);
+      assert.ok(r.coverage >= 0.95);
+      assert.equal(r.median, (n + 1) / 2);
+    }
+    const t = pairedRatio(Array.from({ length: 25 }, (_, i) => i + 1), Array(25).fill(1))!;
+    assert.deepEqual([t.lo, t.hi], [8, 18]);
+  });
+
+  test("pairedRatio() cancels drift between rounds that the ratio of medians does not", () => {
+    // The machine slows down over the run; the hook costs 1.25x the floor in every round.
+    const floor = Array.from({ length: 30 }, (_, i) => 8 + (i % 10) * 0.6 + (i > 20 ? 6 : 0));
+    const hook = floor.map((f, i) => f * 1.25 + (i % 3 === 0 ? 0.05 : -0.05));
+    const r = pairedRatio(hook, floor)!;
+    assert.ok(r.lo > 1.24 && r.hi < 1.26, `${r.lo}..${r.hi}`);
+    // Shifting which rounds the hook ran slow in moves the ratio of medians, not the paired one.
+    const shuffled = [...hook.slice(15), ...hook.slice(0, 15)];
+    assert.equal(summarize(shuffled).median / summarize(floor).median, summarize(hook).median / summarize(floor).median);
+    assert.ok(pairedRatio(shuffled, floor)!.hi - pairedRatio(shuffled, floor)!.lo > 0.3);
+  });
+
+  test("pairedRatio() with too few rounds spans the whole range and says its coverage is lower", () => {
+    const r = pairedRatio([3, 1, 2, 5, 4], [1, 1, 1, 1, 1])!;
+    assert.deepEqual([r.lo, r.median, r.hi], [1, 3, 5]);
+    assert.equal(r.coverage, 1 - 2 / 32);
+    assert.ok(r.coverage < 0.95);
+  });
+
+  test("pairedRatio() refuses lists of different lengths, empty lists and non-positive values", () => {
+    assert.equal(pairedRatio([1, 2], [1]), null);
+    assert.equal(pairedRatio([], []), null);
+    assert.equal(pairedRatio([1, 0], [1, 1]), null);
+    assert.equal(pairedRatio([1, 1], [1, Number.NaN]), null);
+    assert.equal(pairedRatio([1, Infinity], [1, 1]), null);
   });
 
   test("ratio() refuses missing values and non-positive divisors", () => {
@@ -114,6 +168,32 @@ describe("bench report", () => {
     // 14 ms is 1.4x the floor and 1.17x the 1 MB ratio, RSS 1.33x; Node 8.3x and Python 12.5x at 1 MB.
     assert.deepEqual(t.map((x) => x.pass), [false, false, false, false, false]);
     assert.match(t[0].detail, /stop@500mb 1\.40x/);
+  });
+
+  test("pairedVerdict() says within, over or undecided from the per-round interval, and counts them in the target", () => {
+    const rounds = (xs: number[]) => ({ ...cmd(xs[Math.floor(xs.length / 2)]), samples: xs });
+    const floor = Array.from({ length: 25 }, (_, i) => 10 + (i % 5));
+    const at = (f: (x: number, i: number) => number) => rounds(floor.map(f));
+    const r = results([
+      { hook: "stop", input: "1mb", commands: { floor: rounds(floor), rehydrate: at((x) => x * 1.1), multicall: at((x, i) => x * (i % 2 ? 1.4 : 1.2)) } },
+      { hook: "stop", input: "500mb", commands: { floor: rounds(floor), rehydrate: at((x) => x * 1.5) } },
+      // Peers run fewer rounds on big inputs: no pairing with the floor.
+      { hook: "pre-compact", input: "500mb", commands: { floor: rounds(floor), node: rounds([900, 950, 1000]) } },
+    ]);
+    const c = r.cases;
+    assert.equal(pairedVerdict(c[0], "rehydrate", 1.3)?.verdict, "within");
+    assert.equal(pairedVerdict(c[0], "multicall", 1.3)?.verdict, "undecided");
+    assert.equal(pairedVerdict(c[1], "rehydrate", 1.3)?.verdict, "over");
+    assert.equal(pairedVerdict(c[2], "node", 1.3), null);
+    assert.equal(pairedVerdict(c[2], "rehydrate", 1.3), null);
+    assert.match(evaluateTargets(r)[0].detail, /by the 95 % interval of the per-round ratio: 1 within, 1 over, 0 undecided$/);
+    r.targets = evaluateTargets(r);
+    const md = renderMarkdown(r);
+    assert.match(md, /\| stop \| 1 MB \| 1\.10x \| 1\.10 \[1\.10, 1\.10\] \| within \| 1\.\d\d \[1\.20, 1\.40\] \| undecided \|/);
+    assert.match(md, /\| stop \| 500 MB \| 1\.50x \| 1\.50 \[1\.50, 1\.50\] \| over \| – \| – \|/);
+    const section = md.slice(md.indexOf("## Ratio to the floor per round"), md.indexOf("## rehydrate and floor in detail"));
+    assert.equal(section.split("\n").filter((l) => l.startsWith("| stop |")).length, 2);
+    assert.doesNotMatch(section, /pre-compact/);
   });
 
   test("renderSvg() writes well-formed SVG that escapes text and draws every series", () => {

@@ -24,13 +24,14 @@
  * those are known. The one `message` key may also be nested (then the row has no message and no
  * effect). Anything else (another shape, an escape, a cut line) returns undefined: parse it.
  */
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
+import { needle } from "./_transcript_lines.ts";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const MESSAGE_KEY = Buffer.from('"message"', "latin1");
-const BOUNDARY = Buffer.from('"compact_boundary"', "latin1");
-const ESCAPE = Buffer.from("\\u00", "latin1");
+const MESSAGE_KEY = needle('"message"');
+const BOUNDARY = needle('"compact_boundary"');
+const ESCAPE = needle("\\u00");
 /** The message up to the first block's content value; the id is plain ASCII, never escaped. */
 const HEAD = /^"message":\{"role":"user","content":\[\{"tool_use_id":"([\w-]{1,200})","type":"tool_result","content":([["])/;
 /** A further block, up to its content value. */

@@ -102,6 +102,24 @@ export function parseRow(line: Buffer): TranscriptRow | undefined {
   return value as TranscriptRow;
 }
 
+/**
+ * The UTF-8 bytes of `s` as a Buffer, for `indexOf` on transcript lines. Built with TextEncoder,
+ * not `Buffer.from`: Bun compiles `Buffer.from` from source on its first call, which cost the usual
+ * prompt 0.25-0.5 million instructions (bench/README.md, "What start-up pays for").
+ *
+ * @example
+ * ```ts
+ * const ASSISTANT = needle('"assistant"');
+ * if (line.indexOf(ASSISTANT) !== -1) console.log("may be an assistant row");
+ * ```
+ */
+export function needle(s: string): Buffer {
+  const bytes = new TextEncoder().encode(s);
+  const out = Buffer.allocUnsafe(bytes.length);
+  out.set(bytes);
+  return out;
+}
+
 /** True when `line` contains any of `needles`. */
 export function containsAny(line: Buffer, needles: readonly Buffer[]): boolean {
   for (const needle of needles) {

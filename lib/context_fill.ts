@@ -1,7 +1,7 @@
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "./scan_transcript.ts";
 import { contextWindow } from "./context_window.ts";
-import { containsAny, parseRow, positiveInt, reverseLines } from "./_transcript_lines.ts";
+import { containsAny, needle, parseRow, positiveInt, reverseLines } from "./_transcript_lines.ts";
 import { contextTokensOfUsage, isCompactBoundaryRow, isSyntheticRow, tokenCount } from "./_transcript_rows.ts";
 
 /** Options for {@linkcode contextFill}. */
@@ -44,8 +44,8 @@ export interface ContextFill {
   afterCompaction: boolean;
 }
 
-const ASSISTANT = Buffer.from('"assistant"', "utf8");
-const BOUNDARY = Buffer.from('"compact_boundary"', "utf8");
+const ASSISTANT = needle('"assistant"');
+const BOUNDARY = needle('"compact_boundary"');
 const PHASE_ONE: readonly Buffer[] = [ASSISTANT, BOUNDARY];
 const PHASE_TWO: readonly Buffer[] = [BOUNDARY];
 

@@ -1,6 +1,5 @@
-import { Buffer } from "node:buffer";
 import type { TranscriptRow } from "./transcript_row.ts";
-import { containsAny, parseRow, positiveInt, reverseLines } from "./_transcript_lines.ts";
+import { containsAny, needle, parseRow, positiveInt, reverseLines } from "./_transcript_lines.ts";
 
 /** Bytes read from the end of the file before the scan stops: 8 MiB. */
 export const DEFAULT_SCAN_BUDGET_BYTES: number = 8 * 1024 * 1024;
@@ -80,7 +79,7 @@ export function* scanTranscript(
   }
   const budget = positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES);
   const chunkBytes = positiveInt(options.chunkBytes, DEFAULT_SCAN_CHUNK_BYTES);
-  const needles = options.contains?.map((s) => Buffer.from(s, "utf8"));
+  const needles = options.contains?.map(needle);
 
   for (const line of reverseLines(path, budget, chunkBytes, stats)) {
     if (needles !== undefined && !containsAny(line, needles)) continue;

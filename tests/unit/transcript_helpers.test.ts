@@ -9,6 +9,8 @@ import { assistantMessages } from "../../lib/assistant_messages.ts";
 import { toolCalls } from "../../lib/tool_calls.ts";
 import { lastCompactBoundary } from "../../lib/last_compact_boundary.ts";
 import type { TranscriptRow } from "../../lib/transcript_row.ts";
+import { containsAny, needle } from "../../lib/_transcript_lines.ts";
+import { Buffer } from "node:buffer";
 import { generateTranscriptText } from "./_transcript_gen.ts";
 
 const PUBLIC = join(import.meta.dirname!, "..", "..", "..", "shared", "fixtures", "public");
@@ -213,5 +215,20 @@ describe("helpers on generated transcripts", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("needle()", () => {
+  test("needle() gives a Buffer of the UTF-8 bytes, found by indexOf like Buffer.from's", () => {
+    for (const s of ['"assistant"', '"compact_boundary"', "\\u00", "Zürich ✓ 𝄞", ""]) {
+      const n = needle(s);
+      assert.ok(Buffer.isBuffer(n), s);
+      assert.deepEqual([...n], [...Buffer.from(s, "utf8")], s);
+    }
+    const line = Buffer.from('{"type":"assistant","message":{"content":"Zürich ✓"}}', "utf8");
+    assert.equal(line.indexOf(needle("Zürich")), line.indexOf(Buffer.from("Zürich", "utf8")));
+    assert.ok(line.indexOf(needle("Zürich")) > 0);
+    assert.equal(containsAny(line, [needle('"user"'), needle('"assistant"')]), true);
+    assert.equal(containsAny(line, [needle('"user"'), needle('"compact_boundary"')]), false);
   });
 });

@@ -57,8 +57,9 @@ export function summarize(values: readonly number[]): Summary {
 
 /**
  * The order of the commands in round `round`: the list rotated by the round number, so every
- * command runs in every position equally often (A B C, B C A, C A B, ...) and neither machine drift
- * nor "runs right after the heavy one" favours any of them.
+ * command runs in every position equally often (A B C, B C A, C A B, ...) and machine drift favours
+ * none of them. A rotation keeps each command's predecessor the same in most rounds; that was
+ * measured to change nothing here (bench/README.md, "How it measures").
  *
  * @example
  * ```ts

@@ -198,6 +198,14 @@ function pairedCounts(cases: readonly CaseResult[], limit: number): string {
   return total === 0 ? "" : `; by the 95 % interval of the per-round ratio: ${n.within} within, ${n.over} over, ${n.undecided} undecided`;
 }
 
+function coverageNote(verdicts: readonly (PairedVerdict | null)[]): string {
+  const short = verdicts.filter((v): v is PairedVerdict => v !== null && v.ratio.coverage < 0.95);
+  if (short.length === 0) return "";
+  const least = short.reduce((a, v) => (v.ratio.coverage < a.ratio.coverage ? v : a));
+  return ` With ${least.ratio.n} rounds no interval reaches 95 %: the interval given is the whole range of the rounds, ` +
+    `which covers the median with probability ${(least.ratio.coverage * 100).toFixed(1)} %.`;
+}
+
 /** Options for {@linkcode renderMarkdown}. */
 export interface MarkdownOptions {
   /** File name of the chart next to the report. Default `latency.svg`. */
@@ -246,7 +254,7 @@ export function renderMarkdown(r: BenchResults, options: MarkdownOptions = {}): 
     L.push(`## Ratio to the floor per round, with a 95 % confidence interval`, "");
     L.push(`Each run divided by the floor's run in the same round (so drift between rounds cancels), the median of those ratios and the sign test's interval for it ` +
       `(the order statistics a binomial table names; it assumes only independent rounds). Against ${LIMIT_FLOOR}x: *within* when the whole interval is at or under it, ` +
-      `*over* when the whole interval is above it, *undecided* when this run cannot tell.`, "");
+      `*over* when the whole interval is above it, *undecided* when this run cannot tell.` + coverageNote(paired.flatMap((e) => [e.o, e.m])), "");
     L.push("| hook | input | rehydrate: ratio of medians | per round [95 % interval] | | one binary: per round [95 % interval] | |", "|---|---|---:|---:|---|---:|---|");
     const cell = (v: PairedVerdict | null): string => v ? `${fmt(v.ratio.median, 2)} [${fmt(v.ratio.lo, 2)}, ${fmt(v.ratio.hi, 2)}] | ${v.verdict}` : "– | –";
     for (const { c, o, m } of paired) {

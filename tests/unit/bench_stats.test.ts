@@ -194,6 +194,11 @@ describe("bench report", () => {
     const section = md.slice(md.indexOf("## Ratio to the floor per round"), md.indexOf("## rehydrate and floor in detail"));
     assert.equal(section.split("\n").filter((l) => l.startsWith("| stop |")).length, 2);
     assert.doesNotMatch(section, /pre-compact/);
+    assert.doesNotMatch(section, /no interval reaches 95 %/);
+    // Five rounds (the quick mode): the whole range, and the report says what it covers.
+    const quick = results([{ hook: "stop", input: "1mb", commands: { floor: rounds([10, 11, 12, 13, 14]), rehydrate: rounds([11, 13, 14, 15, 17]) } }]);
+    quick.targets = evaluateTargets(quick);
+    assert.match(renderMarkdown(quick), /With 5 rounds no interval reaches 95 %: .* probability 93\.8 %\./);
   });
 
   test("renderSvg() writes well-formed SVG that escapes text and draws every series", () => {

@@ -20,9 +20,9 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { COMPILE_FLAGS, HOOKS, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
+import { COMPILE_FLAGS, HOOK_EXTRA_ENTRIES, HOOKS, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
 
 const ROOT = import.meta.dirname;
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
@@ -42,7 +42,7 @@ export const TARGETS: Record<string, string> = {
 };
 
 // The compile flags live in build_flags.ts (no Bun APIs there, so tests type-check under Deno).
-export { COMPILE_FLAGS, HOOKS, JIT_POLICY, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
+export { COMPILE_FLAGS, HOOK_EXTRA_ENTRIES, HOOKS, JIT_POLICY, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
 
 function hostTarget(): string {
   const os = process.platform === "win32" ? "windows" : process.platform;
@@ -53,6 +53,8 @@ function hostTarget(): string {
 function compile(entry: string, outfile: string, bunTarget: string | null, bytecode: boolean): void {
   const args = [process.execPath, "build", ...COMPILE_FLAGS, entry, "--outfile", outfile];
   if (entry === join("hooks", "rehydrate.ts")) args.push(...MULTICALL_FLAGS, ...MULTICALL_ENTRIES);
+  const extra = HOOK_EXTRA_ENTRIES[basename(entry, ".ts")];
+  if (extra) args.push(...MULTICALL_FLAGS, ...extra);
   if (bunTarget) args.push(`--target=${bunTarget}`);
   if (bytecode) args.push("--bytecode");
   const r = Bun.spawnSync(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });

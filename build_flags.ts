@@ -39,6 +39,15 @@ export const HOOKS = [
 ] as const;
 
 /**
+ * Entries a hook binary embeds besides its own, as bundles of their own that it loads by a computed
+ * name (with `--root hooks`, as the multicall binary does): the usual prompt's fast path never
+ * loads the full UserPromptSubmit hook (bench/README.md, "The usual prompt's fast path").
+ */
+export const HOOK_EXTRA_ENTRIES: Readonly<Record<string, readonly string[]>> = {
+  "user-prompt-submit": ["hooks/user-prompt-submit-full.ts"],
+};
+
+/**
  * The multicall binary embeds, besides its own entry (hooks/rehydrate.ts, a dispatcher), every
  * hook's entry and the CLI's as bundles of their own: `rehydrate <hook>` loads `./<hook>.ts` by a
  * computed name, which the bundler leaves to run time, so a hook run loads that hook's bundle and
@@ -51,7 +60,10 @@ export const HOOKS = [
  * split by the bundler, 8.2 million; as embedded entries, 7.7 million. Every bundle is CommonJS,
  * as the hook binaries are (as ES modules they were 0.1-0.2 million instructions slower).
  */
-export const MULTICALL_ENTRIES: readonly string[] = [...HOOKS.map((h) => `hooks/${h}.ts`), "hooks/cli.ts"];
+export const MULTICALL_ENTRIES: readonly string[] = [
+  ...HOOKS.flatMap((h) => [`hooks/${h}.ts`, ...(HOOK_EXTRA_ENTRIES[h] ?? [])]),
+  "hooks/cli.ts",
+];
 
 /** Flags for the multicall binary only (see {@linkcode MULTICALL_ENTRIES}). */
 export const MULTICALL_FLAGS = ["--root", "hooks"];

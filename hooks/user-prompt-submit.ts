@@ -1,5 +1,29 @@
-// The UserPromptSubmit hook binary (dist/user-prompt-submit). Thin entry: all logic is in lib/user_prompt_submit_hook.ts.
-import { runHook } from "../lib/run_hook.ts";
-import { userPromptSubmitHook } from "../lib/user_prompt_submit_hook.ts";
+// The UserPromptSubmit hook binary (dist/user-prompt-submit). Thin entry: the usual prompt takes
+// the fast path (lib/quiet_prompt.ts: the monitor only, while nothing but the fill has changed);
+// any other prompt runs the full hook, hooks/user-prompt-submit-full.ts, which build.ts embeds as a
+// bundle of its own so that the fast path never loads it (bench/README.md, "The usual prompt's
+// fast path").
+// No top-level await: the entry compiles to bytecode, whose output format is CommonJS.
+import { readStdin } from "../lib/read_stdin.ts";
+import { quietPrompt } from "../lib/quiet_prompt.ts";
+import { writeFd } from "../lib/write_fd.ts";
 
-void runHook("UserPromptSubmit", userPromptSubmitHook);
+const args = process.argv.slice(2);
+const input = args.length === 0 ? readStdin() : null;
+const text = input?.ok ? input.text : "";
+const out = input === null ? undefined : quietPrompt(text);
+if (out !== undefined) {
+  if (out !== "") writeFd(1, out);
+} else {
+  // Computed, not a literal: the bundler would put a literal's target into this bundle.
+  const full = ["./user-prompt-submit-full", "ts"].join(".");
+  type Full = { runFull(stdin: string | null, args: string[]): Promise<void> };
+  // require() where there is one (Bun, the compiled binary), import() in Deno (hooks/rehydrate.ts).
+  if (typeof require === "function") {
+    try {
+      void (require(full) as Full).runFull(input === null ? null : text, args);
+    } catch { /* a broken build: exit 0, no output */ }
+  } else {
+    import(full).then((m: Full) => m.runFull(input === null ? null : text, args), () => {});
+  }
+}

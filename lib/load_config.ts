@@ -1,7 +1,7 @@
 import { existsSync } from "./_node_fs.ts";
 import { homeDir } from "./home_dir.ts";
-import { join, resolve } from "./_node_path.ts";
-import { expandHome, expandHomeKeys, mergeLayer } from "./_config_merge.ts";
+import { configFiles } from "./_config_files.ts";
+import { expandHomeKeys, mergeLayer } from "./_config_merge.ts";
 import { configSchema, HOME_EXPANDED_KEYS } from "./_config_schema.ts";
 import { defaultConfig } from "./default_config.ts";
 import { readPrivateFile } from "./read_private_file.ts";
@@ -140,8 +140,6 @@ export interface LoadedConfig {
   sources: string[];
 }
 
-const FILE_NAME = join(".claude", "rehydrate.json");
-
 /**
  * Loads the configuration: defaults, overlaid by `<home>/.claude/rehydrate.json`,
  * overlaid by `<projectDir>/.claude/rehydrate.json` (and by the file named in
@@ -166,15 +164,13 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   const issues: ConfigIssue[] = [];
   const sources: string[] = [];
 
-  const homeFile = resolve(home, FILE_NAME);
-  const projectFile = resolve(projectDir, FILE_NAME);
+  const files = configFiles(projectDir, home, env);
+  const homeFile = files.home;
+  const projectFile = files.project;
   applyFile(homeFile, false);
   if (projectFile !== homeFile) applyFile(projectFile, false, true);
-  const explicit = env.REHYDRATE_CONFIG;
-  if (explicit) {
-    const file = resolve(projectDir, expandHome(explicit, home));
-    if (file !== homeFile && file !== projectFile) applyFile(file, true);
-  }
+  const file = files.explicit;
+  if (file !== null && file !== homeFile && file !== projectFile) applyFile(file, true);
   expandHomeKeys(config as unknown as Record<string, unknown>, HOME_EXPANDED_KEYS, home);
   return { config, issues, sources };
 

@@ -7,15 +7,15 @@ import { xmlElement } from "./xml_element.ts";
 import { renderXml } from "./render_xml.ts";
 import { readResumptionCached } from "./_orch_resumption_cache.ts";
 import { listCheckpoints } from "./_orch_checkpoints.ts";
-import { clip, percent } from "./_orch_format.ts";
-import { ensureOrchDirs, orchRuntime } from "./_orch_runtime.ts";
+import { clip } from "./_orch_format.ts";
+import { monitorAttrs, type MonitorLevel, monitorLevel, shortMonitorElement } from "./_orch_monitor_element.ts";
+import { ensureOrchDirs, type OrchRuntime, orchRuntime } from "./_orch_runtime.ts";
 import { readSessionView, type SessionView } from "./_orch_session.ts";
 import { checkStaleness, type StaleReport } from "./_orch_stale.ts";
 import { compactionAlertFor } from "./_orch_alert_delivery.ts";
 import { writeFileAtomic } from "./write_file_atomic.ts";
 
-/** The monitor's levels, lowest first. */
-export type MonitorLevel = "NOMINAL" | "WARNING" | "CRITICAL" | "COMPACTION";
+export type { MonitorLevel } from "./_orch_monitor_element.ts";
 
 /** The content of `context-monitor-state.json` (`schemas/context_monitor_state.v1.json`). */
 export interface ContextMonitorState {
@@ -36,6 +36,18 @@ export interface ContextMonitorState {
   resumption_reasons: string[];
 }
 
+/**
+ * What a prompt that leaves nothing due but the monitor depended on, for the usual prompt's fast
+ * path (lib/quiet_prompt_memo.ts): the workflow's runtime, the checkpoint files read, how the
+ * fill was measured and the state written.
+ */
+export interface QuietFacts {
+  rt: OrchRuntime;
+  checkpoints: string[];
+  fill: { model: string | null; windowTokens: number | null; budgetBytes: number };
+  state: ContextMonitorState;
+}
+
 /** Most tokens of the `<context-monitor>` element (design note 003: under 200). */
 export const MONITOR_MAX_CHARS = 800;
 
@@ -53,7 +65,9 @@ const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string
  * what to do, whether the resumption section is FRESH or STALE; under 200 tokens); after
  * `reminderMax` prompts at one level the element only reports the level. When checkpoints are
  * unacknowledged it adds Template 2 once per checkpoint per session, then one-line reminders.
- * Returns `null` and writes nothing when the layout is absent.
+ * Returns `null` and writes nothing when the layout is absent. `options.onQuiet` hears, after the
+ * state is written, when the next prompt could differ from this one only by its fill (no alert or
+ * reminder due, the level's full reminders used up, one run): what the usual prompt's memo needs.
  *
  * @example
  * ```ts
@@ -65,7 +79,7 @@ const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string
  * };
  * ```
  */
-export function orchestrationPromptContext(ctx: HookContext): string | null {
+export function orchestrationPromptContext(ctx: HookContext, options: { onQuiet?: (facts: QuietFacts) => void } = {}): string | null {
   const rt = orchRuntime(ctx);
   if (rt === null) return null;
   const config = ctx.config();
@@ -84,9 +98,7 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
   });
   const fraction = fill.source === "none" ? null : fill.fraction;
   const t = rt.settings.thresholds;
-  const level: MonitorLevel = fraction === null || fraction < t.warning
-    ? "NOMINAL"
-    : fraction < t.critical ? "WARNING" : fraction < t.compaction ? "CRITICAL" : "COMPACTION";
+  const level = monitorLevel(fraction, t);
 
   const entries = listCheckpoints(rt.paths.checkpointsDir);
   let runNewest: { id: string; createdAt: string } | null = null;
@@ -144,6 +156,16 @@ export function orchestrationPromptContext(ctx: HookContext): string | null {
   writeFileAtomic(rt.paths.monitorStatePath, JSON.stringify(state, null, 2) + "\n", { sync: false });
 
   const alert = compactionAlertFor(ctx, rt, entries, view, { event: "UserPromptSubmit", reminders: true });
+  // The next prompt can only differ from this one by its fill when no alert or reminder is due, the
+  // level's full reminders are used up and the run is not chosen from the transcript.
+  if (options.onQuiet && alert === null && (level === "NOMINAL" || sent >= rt.settings.reminderMax) && rt.layout.runs.length === 1) {
+    options.onQuiet({
+      rt,
+      checkpoints: entries.map((e) => e.path),
+      fill: { model: view?.model ?? null, windowTokens: config.contextWindow.tokens ?? null, budgetBytes: config.transcript.scanBudgetBytes },
+      state,
+    });
+  }
   const parts = [monitor, alert].filter((x): x is string => x !== null);
   return parts.length === 0 ? null : parts.join("\n");
 }
@@ -156,14 +178,8 @@ function renderMonitor(
   stale: StaleReport,
   path: string | null,
 ): string {
-  const attrs = {
-    level,
-    fill: fraction === null ? null : `${percent(fraction)}%`,
-    tokens: fill.tokens,
-    window: fill.window,
-    resumption: stale.status,
-  };
-  if (path === null) return renderXml(xmlElement("context-monitor", attrs));
+  const attrs = monitorAttrs(level, fraction, fill.tokens, fill.window, stale.status);
+  if (path === null) return shortMonitorElement(attrs);
   const action = ACTIONS[level](clip(path, 160));
   const note = stale.status === "STALE"
     ? ` The resumption section is STALE: ${clip(stale.reasons.join("; "), 200)}.`
@@ -172,5 +188,5 @@ function renderMonitor(
     const out = renderXml(xmlElement("context-monitor", attrs, text));
     if (out.length <= MONITOR_MAX_CHARS) return out;
   }
-  return renderXml(xmlElement("context-monitor", attrs));
+  return shortMonitorElement(attrs);
 }

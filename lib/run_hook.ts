@@ -7,7 +7,8 @@ import { VERSION } from "./version.ts";
 import { writeFd } from "./write_fd.ts";
 
 /**
- * The whole body of a hook entry: reads stdin to EOF (16 MiB cap), runs the
+ * The whole body of a hook entry: reads stdin to EOF (16 MiB cap; `options.stdin` when the entry
+ * has read it already), runs the
  * handler through {@linkcode handleHook}, writes its stdout and sets
  * `process.exitCode`. `--version` and `--help` as the first argument print
  * instead (Claude Code passes no arguments). It never calls `process.exit()`, so piped output is
@@ -22,7 +23,11 @@ import { writeFd } from "./write_fd.ts";
  * await runHook("Stop", stopHook);
  * ```
  */
-export async function runHook(event: HookEventName, handler: HookHandler, options: { args?: string[] } = {}): Promise<void> {
+export async function runHook(
+  event: HookEventName,
+  handler: HookHandler,
+  options: { args?: string[]; stdin?: string } = {},
+): Promise<void> {
   const args = options.args ?? process.argv.slice(2);
   if (args[0] === "--version" || args[0] === "-V") {
     writeFd(1, `${VERSION}\n`);
@@ -34,8 +39,11 @@ export async function runHook(event: HookEventName, handler: HookHandler, option
     return;
   }
   try {
-    const input = readStdin();
-    const text = input.ok ? input.text : "";
+    let text = options.stdin;
+    if (text === undefined) {
+      const input = readStdin();
+      text = input.ok ? input.text : "";
+    }
     const outcome = await handleHook(event, handler, text);
     if (outcome.stdout) writeFd(1, outcome.stdout);
     process.exitCode = outcome.exitCode;

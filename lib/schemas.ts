@@ -5,6 +5,7 @@ import { configSchema } from "./_config_schema.ts";
 import contextMonitorState from "../schemas/context_monitor_state.v1.json" with { type: "json" };
 import { precompactStateSchema } from "./_precompact_state_schema.ts";
 import rereadMarker from "../schemas/reread_marker.v1.json" with { type: "json" };
+import quietPromptMemo from "../schemas/quiet_prompt_memo.v1.json" with { type: "json" };
 import { resumeContextSchema } from "./_resume_context_schema.ts";
 import sessionRecord from "../schemas/session_record.v1.json" with { type: "json" };
 import sessionRole from "../schemas/session_role.v1.json" with { type: "json" };
@@ -26,6 +27,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   config: configSchema() as JsonSchema,
   context_monitor_state: contextMonitorState as JsonSchema,
   precompact_state: precompactStateSchema(),
+  quiet_prompt_memo: quietPromptMemo as JsonSchema,
   reread_marker: rereadMarker as JsonSchema,
   resume_context: resumeContextSchema(),
   session_record: sessionRecord as JsonSchema,
@@ -39,6 +41,7 @@ export type SchemaName =
   | "config"
   | "context_monitor_state"
   | "precompact_state"
+  | "quiet_prompt_memo"
   | "reread_marker"
   | "resume_context"
   | "session_record"

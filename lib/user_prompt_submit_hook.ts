@@ -6,7 +6,8 @@ import { mayUseOrchestration } from "./uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { guard, guardAsync, joinWithin } from "./_hook_guard.ts";
 import { projectSessionStart } from "./project_session_start.ts";
-import { orchestrationPromptContext } from "./orchestration_monitor.ts";
+import { orchestrationPromptContext, type QuietFacts } from "./orchestration_monitor.ts";
+import { writeQuietMemo } from "./quiet_prompt_memo.ts";
 
 const SHORT_FORM_CHARS = 4000;
 
@@ -16,7 +17,8 @@ const SHORT_FORM_CHARS = 4000;
  * delivery and injects a short form (the dispatch pointer, the project's compact context within
  * 4,000 characters, files beyond that named for the agent to read); a compaction is never
  * delivered twice. Then the orchestration monitor adds `<context-monitor>` from WARNING up and
- * the compaction alert or its reminder. Workflow code runs only where its layout exists. It is
+ * the compaction alert or its reminder; when only the monitor spoke it leaves the memo that lets the
+ * next prompt take the fast path (lib/quiet_prompt.ts). Workflow code runs only where its layout exists. It is
  * imported statically: a lazy `import()` made the bundle's module helpers and Bun's `require`
  * hot enough for the JIT to compile them on every prompt (bench/README.md), which cost more than
  * initialising the modules a prompt without a layout does not need.
@@ -39,10 +41,15 @@ export const userPromptSubmitHook: HookHandler = async (ctx) => {
       }))?.additionalContext);
     }
   }
+  const maxChars = Math.min(config.budget.maxChars, 10_000);
+  let quiet: QuietFacts | null = null;
   if (mayUseOrchestration(ctx.projectDir, config)) {
-    parts.push(await guardAsync(ctx, "orchestration", async () => orchestrationPromptContext(ctx)));
+    parts.push(await guardAsync(ctx, "orchestration", async () => orchestrationPromptContext(ctx, { onQuiet: (f) => quiet = f })));
   }
-  const context = joinWithin(parts, Math.min(config.budget.maxChars, 10_000));
+  // Nothing re-delivered and only the monitor, if anything, spoke: the next prompt may take the
+  // fast path (lib/quiet_prompt.ts).
+  if (pending === null) guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars));
+  const context = joinWithin(parts, maxChars);
   if (!context) return null;
   return { json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };
 };

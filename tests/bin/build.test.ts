@@ -82,7 +82,11 @@ test("the multicall binary embeds each hook's entry and the CLI as bundles of th
   for (const entry of [...HOOKS, "cli"]) {
     assert.ok(bytes.indexOf(`root/${entry}.js`) !== -1, `no embedded bundle for ${entry} in dist/rehydrate`);
   }
-  assert.deepEqual([...MULTICALL_ENTRIES].sort(), [...HOOKS.map((h) => `hooks/${h}.ts`), "hooks/cli.ts"].sort());
+  assert.deepEqual([...MULTICALL_ENTRIES].sort(), [...HOOKS.map((h) => `hooks/${h}.ts`), "hooks/user-prompt-submit-full.ts", "hooks/cli.ts"].sort());
+  // The usual prompt's fast path loads the full UserPromptSubmit hook from a bundle of its own, in
+  // the hook binary as in this one.
+  assert.ok(bytes.indexOf("root/user-prompt-submit-full.js") !== -1);
+  assert.ok(readFileSync(join(DIST, "user-prompt-submit" + EXE)).indexOf("root/user-prompt-submit-full.js") !== -1);
   // The stop hook's code is in the stop bundle only: not also in the dispatcher's or the CLI's
   // (a literal specifier in the dispatcher's import() would put that hook's code into its bundle).
   const marker = "re-read marker consumed: stop blocked once";

@@ -24,6 +24,7 @@ const SCHEMA_NAMES = [
   "config.v1",
   "context_monitor_state.v1",
   "precompact_state.v1",
+  "quiet_prompt_memo.v1",
   "reread_marker.v1",
   "resume_context.v1",
   "session_record.v1",

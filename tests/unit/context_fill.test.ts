@@ -232,3 +232,34 @@ test("contextFill() with stopAtUsage gives the same tokens without looking furth
   assert.equal(full.afterCompaction, true);
   assert.equal(fast.afterCompaction, false);
 });
+
+test("contextFill() with stopAtUsage agrees with the full reverse scan on generated transcripts, budgets and chunk edges", () => {
+  // The full reverse scan (without stopAtUsage) is the oracle: the same tokens, source and model,
+  // and afterCompaction when a boundary, not a usage, decided. Files up to a few hundred KB, so the
+  // newest usage row is sometimes beyond the first 64 KiB chunk, lines cross chunk edges,
+  // multi-byte characters are cut there, and budgets end inside lines.
+  const dir = mkdtempSync(join(tmpdir(), "context-fill-tail-"));
+  try {
+    for (let seed = 1; seed <= 60; seed++) {
+      const text = generateTranscriptText({
+        seed,
+        turns: 2 + (seed % 9),
+        toolResultBytes: [200, 5_000, 30_000, 90_000][seed % 4],
+        compactEvery: seed % 3 === 0 ? 0 : 1 + (seed % 4),
+        endWithCompaction: seed % 5 === 0,
+        postTokens: seed % 2 === 0 ? "always" : "random",
+        windowsRate: seed % 6 === 0 ? 0.5 : 0,
+        mess: { crlfRate: seed % 4 === 0 ? 0.5 : 0, invalidRate: 0.1, lastLine: seed % 3 === 1 ? "half" : "newline" },
+      });
+      const path = join(dir, `g-${seed}.jsonl`);
+      writeFileSync(path, (seed % 7 === 0 ? "\ufeff" : "") + text);
+      for (const budgetBytes of [undefined, 1_000 + seed * 997, 65_536, 70_000]) {
+        const full = contextFill(path, { budgetBytes });
+        const fast = contextFill(path, { budgetBytes, stopAtUsage: true });
+        assert.deepEqual(fast, { ...full, afterCompaction: full.source === "usage" ? false : full.afterCompaction }, `seed ${seed}, budget ${budgetBytes}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

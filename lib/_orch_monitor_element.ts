@@ -2,8 +2,7 @@
 // UserPromptSubmit hook (lib/orchestration_monitor.ts) and the usual prompt's fast path
 // (lib/quiet_prompt.ts), which must print exactly what the full hook would.
 import { percent } from "./_orch_format.ts";
-import { renderXml } from "./render_xml.ts";
-import { xmlElement } from "./xml_element.ts";
+import { escapeXmlAttr } from "./escape_xml_attr.ts";
 
 /** The monitor's levels, lowest first. */
 export type MonitorLevel = "NOMINAL" | "WARNING" | "CRITICAL" | "COMPACTION";
@@ -26,7 +25,16 @@ export function monitorAttrs(
   return { level, fill: fraction === null ? null : `${percent(fraction)}%`, tokens, window, resumption: status };
 }
 
-/** The element without text: what every prompt gets once the level's full reminders are used up. */
+/**
+ * The element without text: what every prompt gets once the level's full reminders are used up.
+ * Written out directly, not through `xmlElement` and `renderXml` (the same text; the usual prompt
+ * 0.24 million instructions fewer): the names are fixed and the values escaped.
+ */
 export function shortMonitorElement(attrs: Record<string, string | number | null>): string {
-  return renderXml(xmlElement("context-monitor", attrs));
+  let out = "<context-monitor";
+  for (const name in attrs) {
+    const value = attrs[name];
+    if (value !== null) out += ` ${name}="${typeof value === "number" ? value : escapeXmlAttr(value)}"`;
+  }
+  return out + "/>";
 }

@@ -7,6 +7,7 @@ import { renderXml } from "../../lib/render_xml.ts";
 import { xmlElement } from "../../lib/xml_element.ts";
 import type { XmlChild, XmlElement } from "../../lib/xml_element.ts";
 import { xmlRaw } from "../../lib/xml_raw.ts";
+import { shortMonitorElement } from "../../lib/_orch_monitor_element.ts";
 import { mulberry32 } from "./_rng.ts";
 
 /** Element structure as seen by a parser: names, attributes, merged text runs. */
@@ -311,3 +312,19 @@ describe("well-formedness", () => {
   });
 });
 
+
+test("shortMonitorElement() writes exactly what xmlElement() and renderXml() would", () => {
+  const rnd = mulberry32(7);
+  const pick = (xs: string[]) => xs[Math.floor(rnd() * xs.length)];
+  const odd = ["", "a&b", "<x>", '"q"', "'", "tab\there", "line\nbreak", "\u0001", "\uD800", "😀", "é", "]]>"];
+  for (let i = 0; i < 300; i++) {
+    const attrs: Record<string, string | number | null> = {
+      level: pick(["WARNING", "CRITICAL", "COMPACTION", ...odd]),
+      fill: rnd() < 0.2 ? null : `${(rnd() * 100).toFixed(1)}%`,
+      tokens: rnd() < 0.2 ? null : Math.floor(rnd() * 2_000_000),
+      window: rnd() < 0.5 ? 200_000 : 1_000_000,
+      resumption: pick(["FRESH", "STALE", "UNKNOWN", ...odd]),
+    };
+    assert.equal(shortMonitorElement(attrs), renderXml(xmlElement("context-monitor", attrs)), JSON.stringify(attrs));
+  }
+});

@@ -21,6 +21,9 @@ export interface HookCase {
   prepare?: readonly string[];
 }
 
+/** A step of `prepare` that is no hook: date every file of the sandbox a minute back. */
+export const AGE = "(a minute passes)";
+
 /** Every case, in report order. */
 export const HOOK_CASES: readonly HookCase[] = [
   { id: "pre-compact", binary: "pre-compact", event: "PreCompact", peer: "pre-compact" },
@@ -32,12 +35,15 @@ export const HOOK_CASES: readonly HookCase[] = [
   // state, so only the monitor and the reminder run.
   { id: "user-prompt-submit@steady", binary: "user-prompt-submit", event: "UserPromptSubmit", prepare: ["session-start", "user-prompt-submit"] },
   // Most prompts of a session: the reminders are used up (3 by default), so only the context
-  // monitor runs (it still writes its state file on every prompt).
+  // monitor runs (it still writes its state file on every prompt). A minute passes between the
+  // prompts (AGE: the sandbox's files are dated back), as it does when a person types them, and the
+  // prompt before the timed one leaves the memo that lets it take the fast path
+  // (lib/quiet_prompt.ts); a file changed in the last two seconds would not be trusted.
   {
     id: "user-prompt-submit@quiet",
     binary: "user-prompt-submit",
     event: "UserPromptSubmit",
-    prepare: ["session-start", "user-prompt-submit", "user-prompt-submit", "user-prompt-submit"],
+    prepare: ["session-start", "user-prompt-submit", "user-prompt-submit", "user-prompt-submit", AGE, "user-prompt-submit@quiet"],
   },
   { id: "pre-tool-use", binary: "pre-tool-use", event: "PreToolUse" },
   // PostToolUse after an Edit of ORCHESTRATION.yaml (the staleness check parses it) and after an

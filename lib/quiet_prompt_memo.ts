@@ -1,5 +1,5 @@
 import { readdirSync } from "./_node_fs.ts";
-import { join } from "./_node_path.ts";
+import { dirname, join } from "./_node_path.ts";
 import type { HookContext } from "./handle_hook.ts";
 import type { QuietFacts } from "./orchestration_monitor.ts";
 import { configFiles } from "./_config_files.ts";
@@ -32,7 +32,8 @@ const RACY_MS = 2000;
  * folder, the checkpoints folder and each checkpoint. It writes nothing when debugging is on, when
  * the state directory comes from the config (the fast path finds it without one), when `facts` is
  * null but a run exists, or when any of those files is a symbolic link or was changed in the last
- * two seconds. Returns whether it wrote a memo. Throws on I/O errors (the caller guards it).
+ * two seconds (a missing one: its folder), since a change while this hook ran would leave the memo
+ * describing files the answer was not computed from. Returns whether it wrote a memo. Throws on I/O errors (the caller guards it).
  *
  * @example
  * ```ts
@@ -47,9 +48,11 @@ export function writeQuietMemo(ctx: HookContext, facts: QuietFacts | null, maxCh
   const dir = ctx.stateDir();
   // A memo left from an earlier prompt needs no removal: it holds only while everything it
   // recorded is as it was, and then it still gives this hook's outcome.
+  // The folder first: creating it changes the state directory's mtime, which the check of a missing
+  // compaction record reads.
+  ensurePrivateDir(join(dir, "quiet"));
   const memo = buildMemo(ctx, facts, maxChars, dir, key);
   if (memo === null) return false;
-  ensurePrivateDir(join(dir, "quiet"));
   writeFileAtomic(quietMemoPath(dir, key), JSON.stringify(memo) + "\n", { sync: false });
   return true;
 }
@@ -79,16 +82,23 @@ function buildMemo(ctx: HookContext, facts: QuietFacts | null, maxChars: number,
   if (facts !== null) content.push(facts.rt.paths.checkpointsDir, ...facts.checkpoints);
   const deps: QuietDep[] = [];
   const racy = ctx.now.getTime() - RACY_MS;
+  let present = 0;
   for (const p of content) {
     const sig = quietSignature(p, "content");
     if (sig === "link" || sig === "?") return null;
     if (sig !== "-") {
-      const f = sig.split(":");
-      if (Number(f[5]) > racy) return null;
-      if (facts === null && runs.includes(p)) return null; // a run the monitor did not answer for
+      if (Number(sig.split(":")[5]) > racy) return null;
+      if (runs.includes(p)) {
+        // The runs the answer was for: none without facts, else the one active run.
+        if (facts === null || p !== facts.rt.layout.active.path) return null;
+        present++;
+      }
+    } else if (dirname(p) !== facts?.rt.paths.stateDir && recentlyChanged(dirname(p), racy)) {
+      return null; // perhaps removed while this hook ran: its folder's mtime says so
     }
     deps.push([p, "content", sig]);
   }
+  if (facts !== null && present !== 1) return null;
   for (const p of facts === null ? [dir] : [dir, facts.rt.paths.stateDir]) {
     const sig = quietSignature(p, "identity");
     if (sig === "link" || sig === "?" || sig === "-") return null;
@@ -110,4 +120,10 @@ function buildMemo(ctx: HookContext, facts: QuietFacts | null, maxChars: number,
       state: { ...facts.state },
     },
   };
+}
+
+/** True when the folder's mtime (an entry added, removed or renamed) is newer than `since`. */
+function recentlyChanged(dir: string, since: number): boolean {
+  const sig = quietSignature(dir, "content");
+  return sig !== "-" && (sig === "link" || sig === "?" || Number(sig.split(":")[5]) > since);
 }

@@ -43,12 +43,15 @@ export const userPromptSubmitHook: HookHandler = async (ctx) => {
   }
   const maxChars = Math.min(config.budget.maxChars, 10_000);
   let quiet: QuietFacts | null = null;
+  let spoke = false;
   if (mayUseOrchestration(ctx.projectDir, config)) {
-    parts.push(await guardAsync(ctx, "orchestration", async () => orchestrationPromptContext(ctx, { onQuiet: (f) => quiet = f })));
+    const part = await guardAsync(ctx, "orchestration", async () => orchestrationPromptContext(ctx, { onQuiet: (f) => quiet = f }));
+    parts.push(part);
+    spoke = part !== null;
   }
   // Nothing re-delivered and only the monitor, if anything, spoke: the next prompt may take the
   // fast path (lib/quiet_prompt.ts).
-  if (pending === null) guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars));
+  if (pending === null && (quiet !== null || !spoke)) guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars));
   const context = joinWithin(parts, maxChars);
   if (!context) return null;
   return { json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };

@@ -10,7 +10,9 @@ import { handleHook } from "../../lib/handle_hook.ts";
 import { userPromptSubmitHook } from "../../lib/user_prompt_submit_hook.ts";
 import { preCompactHook } from "../../lib/pre_compact_hook.ts";
 import { quietPrompt } from "../../lib/quiet_prompt.ts";
-import { ajvFor, workspace } from "./_orchestration_env.ts";
+import { writeQuietMemo } from "../../lib/quiet_prompt_memo.ts";
+import { orchestrationPromptContext, type QuietFacts } from "../../lib/orchestration_monitor.ts";
+import { ajvFor, inHook, workspace } from "./_orchestration_env.ts";
 import { mulberry32 } from "./_rng.ts";
 
 const RUN = "PROJ-001-oss-release";
@@ -305,4 +307,41 @@ test("quietPrompt() agrees with the full hook over random sequences of prompts a
   }
   // The check means something only if the fast path ran: most steps change nothing but the fill.
   assert.ok(fast >= 30, `the fast path answered only ${fast} of 360 prompts`);
+});
+
+test("the memo waits while a folder holding a file it depends on changed in the last seconds", async () => {
+  // A config file removed while the hook ran would leave a memo saying "no config" for an answer
+  // computed with one: a missing file is trusted only when its folder is not new.
+  const w = await settled(130_000);
+  rmSync(w.memo);
+  mkdirSync(join(w.ws, ".claude")); // where the project's config would be: changed just now
+  assert.equal((await prompt(w)).fast, false);
+  assert.equal(existsSync(w.memo), false);
+  age(w);
+  assert.equal((await prompt(w)).fast, false);
+  assert.equal(existsSync(w.memo), true);
+  assert.equal((await prompt(w)).fast, true);
+});
+
+test("writeQuietMemo() writes no memo when the run its answer was for is gone by the time it looks", async () => {
+  const w = await settled(130_000);
+  const facts: QuietFacts[] = [];
+  const write = () =>
+    inHook(w.ws, "UserPromptSubmit", { transcript_path: w.transcript, prompt: "go" }, (ctx) => {
+      orchestrationPromptContext(ctx, { onQuiet: (f) => facts.push(f) });
+      age(w);
+      return writeQuietMemo(ctx, facts[facts.length - 1], 10_000);
+    }, { now: new Date() });
+  assert.equal(await write(), true);
+  const run = join(w.ws, "projects", RUN, "ORCHESTRATION.yaml");
+  const text = readFileSync(run, "utf8");
+  // Removed between the answer and the memo: the answer was for a run the memo would call absent.
+  const gone = await inHook(w.ws, "UserPromptSubmit", { transcript_path: w.transcript, prompt: "go" }, (ctx) => {
+    orchestrationPromptContext(ctx, { onQuiet: (f) => facts.push(f) });
+    rmSync(run);
+    age(w);
+    return writeQuietMemo(ctx, facts[facts.length - 1], 10_000);
+  }, { now: new Date() });
+  assert.equal(gone, false);
+  writeFileSync(run, text);
 });

@@ -165,12 +165,9 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   const sources: string[] = [];
 
   const files = configFiles(projectDir, home, env);
-  const homeFile = files.home;
-  const projectFile = files.project;
-  applyFile(homeFile, false);
-  if (projectFile !== homeFile) applyFile(projectFile, false, true);
-  const file = files.explicit;
-  if (file !== null && file !== homeFile && file !== projectFile) applyFile(file, true);
+  applyFile(files.home, false);
+  if (files.project !== files.home) applyFile(files.project, false, true);
+  if (files.explicit !== null && files.explicit !== files.home && files.explicit !== files.project) applyFile(files.explicit, true);
   expandHomeKeys(config as unknown as Record<string, unknown>, HOME_EXPANDED_KEYS, home);
   return { config, issues, sources };
 

@@ -19,6 +19,10 @@
  *                                                the floor once more with them)
  *   bun bench/ab.ts stop 1 /tmp/other --multicall  also `rehydrate <hook>` (the one binary most users
  *                                                install), and the named directories' `rehydrate`
+ *   bun bench/ab.ts stop 1 --perf                what the kernel counts for each command (perf stat:
+ *                                                task-clock, page faults, context switches), medians
+ *                                                of --runs runs: the part of a start --instructions
+ *                                                does not see (exec, mapping the binary, faults)
  *   bun bench/ab.ts user-prompt-submit@quiet 1 dist --remove projects
  *                                                the workspace without this path (another layout)
  *
@@ -48,6 +52,7 @@ function main(): void {
       phases: { type: "boolean", default: false },
       jit: { type: "boolean", default: false },
       instructions: { type: "boolean", default: false },
+      perf: { type: "boolean", default: false },
       env: { type: "string", multiple: true, default: [] },
       remove: { type: "string", multiple: true, default: [] },
       multicall: { type: "boolean", default: false },
@@ -121,6 +126,29 @@ function main(): void {
       const n = Math.min(...counts);
       if (c.id === "floor") floorCount = n;
       console.log(`${c.id.padEnd(40)} ${(n / 1e6).toFixed(2)}M, ${((n - floorCount) / 1e6).toFixed(2)}M more than the floor`);
+    }
+    return;
+  }
+
+  if (values.perf) {
+    const events = ["task-clock", "page-faults", "context-switches"];
+    const counts = new Map(commands.map((c) => [c.id, events.map(() => [] as number[])]));
+    for (let round = 0; round < runs; round++) {
+      for (const c of roundOrder(commands, round)) {
+        restore();
+        const r = spawn(["perf", "stat", "-x,", "-e", events.join(","), c.path, ...(c.args ?? [])], c.env);
+        const lines = r.stderr.toString().split("\n");
+        events.forEach((e, i) => {
+          const line = lines.find((l) => l.split(",")[2] === e);
+          if (line === undefined) throw new Error(`perf stat failed (is perf installed?): ${r.stderr.toString().slice(0, 200)}`);
+          counts.get(c.id)![i]!.push(Number(line.split(",")[0]));
+        });
+      }
+    }
+    console.log(`${hook.id} on ${mb} MB under perf stat, ${runs} runs, medians:`);
+    for (const c of commands) {
+      const [clock, faults, switches] = counts.get(c.id)!.map((v) => summarize(v).median);
+      console.log(`${c.id.padEnd(40)} task-clock ${clock!.toFixed(2)} ms, page faults ${faults!.toFixed(0)}, context switches ${switches!.toFixed(0)}`);
     }
     return;
   }

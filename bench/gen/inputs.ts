@@ -46,10 +46,11 @@ export const HOOK_CASES: readonly HookCase[] = [
     prepare: ["session-start", "user-prompt-submit", "user-prompt-submit", "user-prompt-submit", AGE, "user-prompt-submit@quiet"],
   },
   { id: "pre-tool-use", binary: "pre-tool-use", event: "PreToolUse" },
-  // PostToolUse after an Edit of ORCHESTRATION.yaml (the staleness check parses it) and after an
-  // ordinary Edit (most tool calls).
+  // PostToolUse after an ordinary Edit (most tool calls) and after an Edit of ORCHESTRATION.yaml
+  // (the staleness check parses it). Until 2026-11-24 the bare id was the ORCHESTRATION.yaml edit
+  // and the ordinary Edit was `post-tool-use@edit`.
   { id: "post-tool-use", binary: "post-tool-use", event: "PostToolUse" },
-  { id: "post-tool-use@edit", binary: "post-tool-use", event: "PostToolUse" },
+  { id: "post-tool-use@orchestration", binary: "post-tool-use", event: "PostToolUse" },
   { id: "stop", binary: "stop", event: "Stop" },
 ];
 
@@ -123,11 +124,11 @@ export function hookInput(caseId: string, ctx: InputContext): string {
       };
       break;
     case "post-tool-use":
-      payload = editPayload(base, orchestration, "current_gate_iteration: 1", "current_gate_iteration: 2", "toolu_9cbb597a149e143a2980c1ce", 4);
-      break;
-    case "post-tool-use@edit":
       // The usual tool call: an Edit of a project file, nothing for the staleness check to read.
       payload = editPayload(base, steps, "- [ ] ", "- [x] ", "toolu_9cbb597a149e143a2980c1cf", 3);
+      break;
+    case "post-tool-use@orchestration":
+      payload = editPayload(base, orchestration, "current_gate_iteration: 1", "current_gate_iteration: 2", "toolu_9cbb597a149e143a2980c1ce", 4);
       break;
     case "stop":
       payload = {

@@ -104,6 +104,11 @@ describe("bench hook inputs", () => {
       assert.equal(input.cwd, ws);
     });
   }
+  test("the bare post-tool-use case is the usual tool call; @orchestration edits ORCHESTRATION.yaml", () => {
+    const edited = (id: string) => JSON.parse(hookInput(id, { sessionId: "s", transcriptPath, cwd: ws })).tool_input.file_path as string;
+    assert.ok(!edited("post-tool-use").endsWith("ORCHESTRATION.yaml"), edited("post-tool-use"));
+    assert.ok(edited("post-tool-use@orchestration").endsWith("/ORCHESTRATION.yaml"));
+  });
   test("hookInput() refuses an unknown case", () => {
     assert.throws(() => hookInput("nope", { sessionId: "s", transcriptPath: "t", cwd: "w" }));
   });

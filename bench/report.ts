@@ -413,8 +413,14 @@ export function renderSvg(r: BenchResults): string {
       out.push(`<line x1="${ox + padL}" y1="${y.toFixed(1)}" x2="${ox + padL + w}" y2="${y.toFixed(1)}" stroke="#eaeef2"/>`);
       out.push(`<text x="${ox + padL - 5}" y="${(y + 3.5).toFixed(1)}" text-anchor="end" fill="#57606a">${t >= 1000 ? `${t / 1000}k` : t}</text>`);
     }
+    // A label that would run into the one before it (100 and 200 on a log axis) goes a line lower.
+    let lastRight = -Infinity;
     for (const s of sizes) {
-      out.push(`<text x="${X(s.mb).toFixed(1)}" y="${oy + padT + h + 14}" text-anchor="middle" fill="#57606a">${s.mb}</text>`);
+      const x = X(s.mb);
+      const half = String(s.mb).length * 3.3;
+      const low = x - half < lastRight + 3;
+      if (!low) lastRight = x + half;
+      out.push(`<text x="${x.toFixed(1)}" y="${oy + padT + h + (low ? 25 : 14)}" text-anchor="middle" fill="#57606a">${s.mb}</text>`);
     }
     out.push(`<text x="${ox + padL + w / 2}" y="${oy + padT + h + 28}" text-anchor="middle" fill="#57606a">MB</text>`);
     for (const s of SERIES) {

@@ -217,6 +217,25 @@ describe("bench report", () => {
     assert.equal(polylines, 4);
   });
 
+  test("renderSvg() moves an x label that would run into the one before it a line lower", () => {
+    const r = results([{ hook: "stop", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(12) } }]);
+    r.inputs = [1, 10, 100, 200, 500].map((mb) => ({ id: `${mb}mb`, label: `${mb} MB`, mb, bytes: mb * 1e6, path: "p", generated: true }));
+    const y = new Map<string, number>();
+    const parser = new SaxesParser({ xmlns: true });
+    let at: number | null = null;
+    parser.on("opentag", (tag) => {
+      at = tag.local === "text" && tag.attributes["text-anchor"]?.value === "middle" ? Number(tag.attributes.y?.value) : null;
+    });
+    parser.on("text", (t) => {
+      if (at !== null && /^\d+$/.test(t)) y.set(t, at);
+    });
+    parser.write(renderSvg(r)).close();
+    assert.equal(y.get("1"), y.get("10"));
+    assert.equal(y.get("10"), y.get("100"));
+    assert.equal(y.get("500"), y.get("100"));
+    assert.ok(y.get("200")! > y.get("100")!, `200 at ${y.get("200")}, 100 at ${y.get("100")}`);
+  });
+
   test("renderMarkdown() shows the targets and one table row per case", () => {
     const r = results([{ hook: "stop", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(20) } }]);
     r.targets = evaluateTargets(r);

@@ -131,7 +131,7 @@ function main(): void {
   }
 
   if (values.perf) {
-    const events = ["task-clock", "page-faults", "context-switches"];
+    const events = ["task-clock", "page-faults", "major-faults", "context-switches"];
     const counts = new Map(commands.map((c) => [c.id, events.map(() => [] as number[])]));
     for (let round = 0; round < runs; round++) {
       for (const c of roundOrder(commands, round)) {
@@ -147,8 +147,8 @@ function main(): void {
     }
     console.log(`${hook.id} on ${mb} MB under perf stat, ${runs} runs, medians:`);
     for (const c of commands) {
-      const [clock, faults, switches] = counts.get(c.id)!.map((v) => summarize(v).median);
-      console.log(`${c.id.padEnd(40)} task-clock ${clock!.toFixed(2)} ms, page faults ${faults!.toFixed(0)}, context switches ${switches!.toFixed(0)}`);
+      const [clock, faults, major, switches] = counts.get(c.id)!.map((v) => summarize(v).median);
+      console.log(`${c.id.padEnd(40)} task-clock ${clock!.toFixed(2)} ms, page faults ${faults!.toFixed(0)} (major ${major!.toFixed(0)}), context switches ${switches!.toFixed(0)}`);
     }
     return;
   }

@@ -20,7 +20,8 @@
  *   bun bench/ab.ts stop 1 /tmp/other --multicall  also `rehydrate <hook>` (the one binary most users
  *                                                install), and the named directories' `rehydrate`
  *   bun bench/ab.ts stop 1 --perf                what the kernel counts for each command (perf stat:
- *                                                task-clock, page faults, context switches), medians
+ *                                                task-clock, page faults and the major ones among
+ *                                                them, context switches), medians
  *                                                of --runs runs: the part of a start --instructions
  *                                                does not see (exec, mapping the binary, faults)
  *   bun bench/ab.ts user-prompt-submit@quiet 1 dist --remove projects

@@ -4,7 +4,7 @@
 // in between. The fast path must also really be taken when only the fill changed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { handleHook } from "../../lib/handle_hook.ts";
 import { userPromptSubmitHook } from "../../lib/user_prompt_submit_hook.ts";
@@ -307,6 +307,84 @@ test("quietPrompt() agrees with the full hook over random sequences of prompts a
   }
   // The check means something only if the fast path ran: most steps change nothing but the fill.
   assert.ok(fast >= 30, `the fast path answered only ${fast} of 360 prompts`);
+});
+
+/** Every path into a JSON value (keys and indexes), the root excluded. */
+function jsonPaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (typeof value !== "object" || value === null) return [];
+  const out: (string | number)[][] = [];
+  for (const [k, v] of Object.entries(value)) {
+    const key = Array.isArray(value) ? Number(k) : k;
+    out.push([...at, key], ...jsonPaths(v, [...at, key]));
+  }
+  return out;
+}
+
+const ODD_VALUES: unknown[] = [null, 0, -1, 1e308, "", "x", "../../../etc/passwd", [], {}, true, "WARNING", "CRITICAL", "x".repeat(70_000)];
+
+/** The memo's text with one random damage, or a directory or symbolic link in its place. */
+function damagedMemo(good: string, rnd: () => number): { label: string; text?: string; special?: "dir" | "link" } {
+  const r = rnd();
+  if (r < 0.06) return { label: "a directory", special: "dir" };
+  if (r < 0.12) return { label: "a symbolic link to the good memo", special: "link" };
+  if (r < 0.22) {
+    const at = Math.floor(rnd() * good.length);
+    return { label: `truncated at ${at}`, text: good.slice(0, at) };
+  }
+  if (r < 0.3) {
+    const at = Math.floor(rnd() * good.length);
+    const ch = String.fromCharCode(32 + Math.floor(rnd() * 95));
+    return { label: `byte ${at} -> ${JSON.stringify(ch)}`, text: good.slice(0, at) + ch + good.slice(at + 1) };
+  }
+  if (r < 0.36) {
+    const texts = ["", "null", "[]", "{}", "0", good + " ".repeat(300 * 1024)];
+    const i = Math.floor(rnd() * texts.length);
+    return { label: `whole file ${i}`, text: texts[i] };
+  }
+  const memo = JSON.parse(good);
+  const paths = jsonPaths(memo);
+  const path = paths[Math.floor(rnd() * paths.length)];
+  const parent = path.slice(0, -1).reduce((o: any, k) => o[k], memo);
+  const key = path[path.length - 1];
+  if (rnd() < 0.25) {
+    if (Array.isArray(parent)) parent.splice(Number(key), 1);
+    else delete parent[key];
+    return { label: `${path.join(".")} removed`, text: JSON.stringify(memo) };
+  }
+  const value = ODD_VALUES[Math.floor(rnd() * ODD_VALUES.length)];
+  parent[key] = value;
+  return { label: `${path.join(".")} = ${JSON.stringify(value)?.slice(0, 30)}`, text: JSON.stringify(memo) };
+}
+
+test("a damaged memo never changes the answer: the fast path declines, or answers as the full hook would", async () => {
+  // The memo is a cache in the owner-only state directory; whatever it holds, the prompt's output
+  // and files must be the full hook's (prompt() checks both against it). The fuzzer cannot reach
+  // the fast path: its worlds are too new for a memo to be written.
+  const w = await settled(130_000);
+  const good = readFileSync(w.memo, "utf8");
+  assert.equal((await prompt(w)).fast, true, "the undamaged memo is not used");
+  const rnd = mulberry32(20261124);
+  let fast = 0;
+  let declined = 0;
+  for (let i = 0; i < 120; i++) {
+    const d = damagedMemo(good, rnd);
+    rmSync(w.memo, { recursive: true, force: true });
+    if (d.special === "dir") mkdirSync(w.memo);
+    else if (d.special === "link") {
+      writeFileSync(join(w.home, "memo-copy.json"), good);
+      symlinkSync(join(w.home, "memo-copy.json"), w.memo);
+    } else writeFileSync(w.memo, d.text!, { mode: 0o600 });
+    try {
+      if ((await prompt(w)).fast) fast++;
+      else declined++;
+    } catch (err) {
+      throw new Error(`damage ${i} (${d.label}): ${(err as Error).message}`);
+    }
+    rmSync(join(w.home, "memo-copy.json"), { force: true });
+  }
+  // Both outcomes happen, or the check says little: most damage is refused, some is harmless.
+  assert.ok(declined >= 60, `the fast path declined only ${declined} of 120 damaged memos`);
+  assert.ok(fast >= 5, `the fast path answered from only ${fast} of 120 damaged memos`);
 });
 
 test("the memo waits while a folder holding a file it depends on changed in the last seconds", async () => {

@@ -42,6 +42,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { HOOK_CASES } from "./gen/inputs.ts";
 import { pairedRatio, roundOrder, summarize } from "./stats.ts";
+import { countInstructions } from "./instructions.ts";
 import { afterCompaction, buildBinaries, evictFromPageCache, pristineWorkspace, sandboxEnv, transcript, WS } from "./run.ts";
 
 function main(): void {
@@ -116,15 +117,7 @@ function main(): void {
     console.log(`${hook.id} on ${mb} MB: instructions executed (valgrind --tool=callgrind), fewest of 3 runs`);
     let floorCount = 0;
     for (const c of commands) {
-      const counts: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        restore();
-        const r = spawn(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", c.path, ...(c.args ?? [])], c.env);
-        const m = /Collected : (\d+)/.exec(r.stderr.toString());
-        if (!m) throw new Error(`valgrind failed (is it installed?): ${r.stderr.toString().slice(0, 200)}`);
-        counts.push(Number(m[1]));
-      }
-      const n = Math.min(...counts);
+      const n = countInstructions([c.path, ...(c.args ?? [])], { cwd: WS, env: c.env, stdin, restore });
       if (c.id === "floor") floorCount = n;
       console.log(`${c.id.padEnd(40)} ${(n / 1e6).toFixed(2)}M, ${((n - floorCount) / 1e6).toFixed(2)}M more than the floor`);
     }

@@ -52,6 +52,18 @@ export interface TargetResult {
 }
 
 /** Everything bench/run.ts writes to results/<name>.json. */
+/**
+ * Instructions each command executed (valgrind callgrind, the fewest of `runs` runs), per hook
+ * case on one input: steady where wall times are not, and blind to the kernel's part.
+ */
+export interface InstructionCounts {
+  /** The input's id, e.g. `200mb`. */
+  input: string;
+  runs: number;
+  /** Per case: command id (`floor`, `rehydrate`, `multicall`) to instructions. */
+  cases: { hook: string; counts: Record<string, number> }[];
+}
+
 export interface BenchResults {
   schema: 1;
   date: string;
@@ -65,6 +77,8 @@ export interface BenchResults {
   honesty: HonestyCheck[];
   notes: string[];
   targets: TargetResult[];
+  /** Absent in quick runs and where valgrind is missing. */
+  instructions?: InstructionCounts | null;
 }
 
 /** Columns of the tables, in order, with their headings. */
@@ -259,6 +273,24 @@ export function renderMarkdown(r: BenchResults, options: MarkdownOptions = {}): 
     const cell = (v: PairedVerdict | null): string => v ? `${fmt(v.ratio.median, 2)} [${fmt(v.ratio.lo, 2)}, ${fmt(v.ratio.hi, 2)}] | ${v.verdict}` : "– | –";
     for (const { c, o, m } of paired) {
       L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${fmt(ratio(med(c, "rehydrate"), med(c, "floor")), 2)}x | ${cell(o)} | ${cell(m)} |`);
+    }
+    L.push("");
+  }
+
+  const ic = r.instructions;
+  if (ic && ic.cases.length) {
+    const mi = (n: number | undefined): string => n === undefined ? "–" : (n / 1e6).toFixed(2);
+    const beyond = (c: { counts: Record<string, number> }, id: string): string => {
+      const n = c.counts[id];
+      const f = c.counts.floor;
+      return n === undefined || f === undefined ? "–" : ((n - f) / 1e6).toFixed(2);
+    };
+    L.push(`## Instructions executed (million; ${inputLabel.get(ic.input) ?? ic.input}, fewest of ${ic.runs} runs under valgrind's callgrind)`, "");
+    L.push("User space only, all threads: exec, page faults and system calls are not in the count, so it ranks the work of our code, " +
+      "not the whole start. It repeats to about 0.1 million from run to run where wall times move by 10-30 %: compare runs and machines by this.", "");
+    L.push("| hook | floor | rehydrate | beyond the floor | one binary | beyond the floor |", "|---|---:|---:|---:|---:|---:|");
+    for (const c of ic.cases) {
+      L.push(`| ${c.hook} | ${mi(c.counts.floor)} | ${mi(c.counts.rehydrate)} | ${beyond(c, "rehydrate")} | ${mi(c.counts.multicall)} | ${beyond(c, "multicall")} |`);
     }
     L.push("");
   }

@@ -14,6 +14,9 @@
  *   --hooks pre-compact,stop              only these cases (ids as in the tables)
  *   --runs N  --warmup N  --rss-runs N    counted runs, warm-up rounds, peak-RSS runs per command
  *   --no-peers --no-source --no-bytecode --no-real   --source (quick mode: with the source columns)
+ *   --no-instructions  --instructions   leave out (full run) or add (quick run) the instruction
+ *                                         counts: floor, hook binary and one binary under valgrind's
+ *                                         callgrind on 200 MB (else the largest generated size)
  *   --out NAME                            results/NAME.{json,md,svg}
  *
  * Commands per case: floor (a compiled binary that reads stdin and prints {}, built with the hooks'
@@ -39,7 +42,8 @@ import { snapshotTree } from "./sandbox.ts";
 import { ACTIVE_PROJECT, writeWorkspace } from "./gen/workspace.ts";
 import { FINAL_CONTEXT_TOKENS, writeTranscript } from "./gen/transcript.ts";
 import { AGE, HOOK_CASES, type HookCase, hookInput } from "./gen/inputs.ts";
-import { type BenchResults, type CaseResult, type CommandResult, evaluateTargets, type HonestyCheck, renderMarkdown, renderSvg } from "./report.ts";
+import { type BenchResults, type CaseResult, type CommandResult, evaluateTargets, type HonestyCheck, type InstructionCounts, renderMarkdown, renderSvg } from "./report.ts";
+import { countInstructions, hasValgrind } from "./instructions.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const BENCH = join(ROOT, "bench");
@@ -411,6 +415,8 @@ function main(): void {
       source: { type: "boolean", default: false },
       "no-bytecode": { type: "boolean", default: false },
       "no-real": { type: "boolean", default: false },
+      instructions: { type: "boolean", default: false },
+      "no-instructions": { type: "boolean", default: false },
       out: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -429,6 +435,8 @@ function main(): void {
   const outName = values.out ?? (quick ? "quick" : "latest");
   const useNoBytecode = !quick && !values["no-bytecode"];
   const useReal = !quick && !values["no-real"];
+  // Instruction counts (valgrind, a few minutes): in every full run, in a quick one on request.
+  const wantInstructions = quick ? values.instructions! : !values["no-instructions"];
   const started = Date.now();
 
   const node = values["no-peers"] ? null : which("node");
@@ -447,6 +455,8 @@ function main(): void {
   if (!hasTime) notes.push("/usr/bin/time not found: no peak RSS figures.");
   if (!values["no-peers"] && !node) notes.push("node not found: no Node peer.");
   if (!values["no-peers"] && !python) notes.push("python3 not found: no Python peer.");
+  const valgrind = wantInstructions && hasValgrind();
+  if (wantInstructions && !valgrind) notes.push("valgrind not found: no instruction counts.");
 
   const bins = buildBinaries(useNoBytecode);
   notes.push("The floor is built with the hooks' own flags, --bytecode included (build.ts's default). Until 2026-11-21 it was built without --bytecode, which made it start 2-3 ms slower than a bytecode binary and every ratio look better than it was.");
@@ -473,6 +483,9 @@ function main(): void {
   const peerCap = (mb: number): { maxRuns: number; warmup: number } =>
     mb >= 400 ? { maxRuns: Math.min(runs, 3), warmup: 1 } : mb >= 50 ? { maxRuns: Math.min(runs, 7), warmup: 1 } : { maxRuns: runs, warmup };
   const firstGenerated = inputs.find((i) => i.generated)?.id;
+  // Counted on 200 MB (the size issue 4 names), else on the largest generated input.
+  const countOn = inputs.find((i) => i.id === "200mb")?.id ?? inputs.filter((i) => i.generated).at(-1)?.id;
+  const instructions: InstructionCounts | null = valgrind && countOn ? { input: countOn, runs: 3, cases: [] } : null;
 
   for (const input of inputs) {
     const { enc, restoreFor } = afterCompaction(pristine, bins.dir, input.path, env, { node, python });
@@ -506,6 +519,14 @@ function main(): void {
       const show = Object.entries(result).map(([id, r]) => `${id} ${r.wall.median.toFixed(1)}${id === "floor" ? "" : ` (${ratio(r.wall.median, floor)!.toFixed(2)}x)`}`).join(", ");
       console.log(`${hook.id.padEnd(22)} ${input.id.padEnd(10)} ${show}  [${((performance.now() - t) / 1000).toFixed(1)} s]`);
       cases.push({ hook: hook.id, input: input.id, commands: result });
+      if (instructions && input.id === instructions.input) {
+        const counts: Record<string, number> = {};
+        for (const c of commands.filter((c) => c.id === "floor" || c.id === "rehydrate" || c.id === "multicall")) {
+          counts[c.id] = countInstructions(c.argv, { cwd: WS, env, stdin, restore, runs: instructions.runs });
+        }
+        instructions.cases.push({ hook: hook.id, counts });
+        console.log(`${"".padEnd(22)} ${"".padEnd(10)} instructions: ${Object.entries(counts).map(([id, n]) => `${id} ${(n / 1e6).toFixed(2)}M`).join(", ")}`);
+      }
     }
   }
 
@@ -528,6 +549,7 @@ function main(): void {
     honesty: checks,
     notes,
     targets: [],
+    instructions,
   };
   results.targets = evaluateTargets(results);
   const outDir = join(BENCH, "results");

@@ -236,6 +236,17 @@ describe("bench report", () => {
     assert.ok(y.get("200")! > y.get("100")!, `200 at ${y.get("200")}, 100 at ${y.get("100")}`);
   });
 
+  test("renderMarkdown() tables the instruction counts beyond the floor, and leaves the section out without them", () => {
+    const r = results([{ hook: "stop", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(12) } }]);
+    assert.doesNotMatch(renderMarkdown(r), /## Instructions executed/);
+    r.instructions = { input: "500mb", runs: 3, cases: [{ hook: "stop", counts: { floor: 6_480_000, rehydrate: 7_590_000, multicall: 7_730_000 } }] };
+    const md = renderMarkdown(r);
+    assert.match(md, /## Instructions executed \(million; 500 MB, fewest of 3 runs/);
+    assert.match(md, /\| stop \| 6\.48 \| 7\.59 \| 1\.11 \| 7\.73 \| 1\.25 \|/);
+    r.instructions.cases[0].counts = { floor: 6_480_000, rehydrate: 7_590_000 };
+    assert.match(renderMarkdown(r), /\| stop \| 6\.48 \| 7\.59 \| 1\.11 \| – \| – \|/);
+  });
+
   test("renderMarkdown() shows the targets and one table row per case", () => {
     const r = results([{ hook: "stop", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(20) } }]);
     r.targets = evaluateTargets(r);

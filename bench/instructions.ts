@@ -19,22 +19,6 @@ export interface CountOptions {
 }
 
 /**
- * Whether valgrind can be run here.
- *
- * @example
- * ```ts
- * if (!hasValgrind()) console.warn("no valgrind: no instruction counts");
- * ```
- */
-export function hasValgrind(): boolean {
-  try {
-    return Bun.spawnSync(["valgrind", "--version"], { stdout: "pipe", stderr: "pipe" }).exitCode === 0;
-  } catch {
-    return false;
-  }
-}
-
-/**
  * The fewest instructions `argv` executed over `runs` runs under `valgrind --tool=callgrind`.
  * Throws when valgrind fails or reports no count.
  *

@@ -51,7 +51,6 @@ export interface TargetResult {
   detail: string;
 }
 
-/** Everything bench/run.ts writes to results/<name>.json. */
 /**
  * Instructions each command executed (valgrind callgrind, the fewest of `runs` runs), per hook
  * case on one input: steady where wall times are not, and blind to the kernel's part.
@@ -64,6 +63,7 @@ export interface InstructionCounts {
   cases: { hook: string; counts: Record<string, number> }[];
 }
 
+/** Everything bench/run.ts writes to results/<name>.json. */
 export interface BenchResults {
   schema: 1;
   date: string;

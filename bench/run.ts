@@ -43,7 +43,7 @@ import { ACTIVE_PROJECT, writeWorkspace } from "./gen/workspace.ts";
 import { FINAL_CONTEXT_TOKENS, writeTranscript } from "./gen/transcript.ts";
 import { AGE, HOOK_CASES, type HookCase, hookInput } from "./gen/inputs.ts";
 import { type BenchResults, type CaseResult, type CommandResult, evaluateTargets, type HonestyCheck, type InstructionCounts, renderMarkdown, renderSvg } from "./report.ts";
-import { countInstructions, hasValgrind } from "./instructions.ts";
+import { countInstructions } from "./instructions.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const BENCH = join(ROOT, "bench");
@@ -455,7 +455,7 @@ function main(): void {
   if (!hasTime) notes.push("/usr/bin/time not found: no peak RSS figures.");
   if (!values["no-peers"] && !node) notes.push("node not found: no Node peer.");
   if (!values["no-peers"] && !python) notes.push("python3 not found: no Python peer.");
-  const valgrind = wantInstructions && hasValgrind();
+  const valgrind = wantInstructions && which("valgrind") !== null;
   if (wantInstructions && !valgrind) notes.push("valgrind not found: no instruction counts.");
 
   const bins = buildBinaries(useNoBytecode);

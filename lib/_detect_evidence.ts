@@ -94,17 +94,18 @@ export function collectEvidence(rows: Iterable<TranscriptRow>, options: CollectE
 }
 
 /**
- * {@linkcode collectEvidence} over raw lines (newest first, as `reverseLines` yields them), with
- * the same result: a line that can only record tool results ({@linkcode toolResultLineIds}) is
- * kept unparsed under its ids and parsed only when a call of {@linkcode RESULT_TOOLS} asks for
- * one of them; every other line is parsed as `scanTranscript` would. Until the newest main-chain
- * rows have given `cwd` and `sessionId`, every line is parsed. The lines must stay valid after
- * the next step (`reverseLines` reads into a fresh buffer per chunk).
+ * {@linkcode collectEvidence} over the raw lines of a transcript (newest first, as `reverseLines`
+ * gives them), with the same result: a line that can only record tool results
+ * ({@linkcode toolResultLineIds}) is kept unparsed under its ids and parsed only when a call of
+ * {@linkcode RESULT_TOOLS} asks for one of them; every other line is parsed as `scanTranscript`
+ * would. Until the newest main-chain rows have given `cwd` and `sessionId`, every line is parsed.
+ * Reads `lines` until it gives undefined or the evidence is complete; closing it is the caller's.
+ * The lines must stay valid after the next step (`reverseLines` reads into a fresh buffer per chunk).
  */
-export function collectEvidenceFromLines(lines: Iterable<Buffer>, options: CollectEvidenceOptions = {}): DetectionEvidence {
+export function collectEvidenceFromLines(lines: { next(): Buffer | undefined }, options: CollectEvidenceOptions = {}): DetectionEvidence {
   const pass = startPass(options);
   const out = pass.out;
-  for (const line of lines) {
+  for (let line = lines.next(); line !== undefined; line = lines.next()) {
     if (out.cwd !== undefined && out.sessionId !== undefined) {
       const ids = toolResultLineIds(line);
       if (ids !== undefined) {

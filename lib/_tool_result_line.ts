@@ -45,7 +45,7 @@ const WINDOW = 320;
 /**
  * The `tool_use_id`s of a line that can only record tool results (see the module comment), in
  * block order, or undefined when the bytes do not prove it. The line has no `\n` and no final
- * `\r` (as `reverseLines` yields it).
+ * `\r` (as `reverseLines` gives it).
  */
 export function toolResultLineIds(line: Buffer): string[] | undefined {
   const m = line.indexOf(MESSAGE_KEY);

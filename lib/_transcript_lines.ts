@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "./_node_fs.ts";
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import type { TranscriptRow } from "./transcript_row.ts";
 
 /** Progress of a backward read, shared with the public scan's stats. */
@@ -8,93 +8,176 @@ export interface ReverseLinesStats {
   reachedStart: boolean;
 }
 
+/** A file's lines newest first: {@linkcode reverseLines} (bytes) or {@linkcode reverseTextLines} (text). */
+export interface ReverseLines<T> {
+  /** The next line (older than the last), or undefined when there are no more. */
+  next(): T | undefined;
+  /** Closes the file; needed only when the caller stops before `next()` gave undefined. */
+  close(): void;
+}
+
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 // A FIFO at the transcript path must not block the open; fstat then refuses it.
 const O_NONBLOCK = (constants as Record<string, number>).O_NONBLOCK ?? 0;
-const CARRIAGE_RETURN = 0x0d;
+
+// node:buffer is loaded on first use: the usual prompt reads text lines and never needs it, and
+// loading it (with Bun's Buffer class) cost that prompt 0.3 million instructions.
+let bufferClass: typeof Buffer | undefined;
+function buffers(): typeof Buffer {
+  return bufferClass ??= (process.getBuiltinModule("node:buffer") as { Buffer: typeof Buffer }).Buffer;
+}
+const allocBuffer = (n: number): Uint8Array => buffers().allocUnsafe(n);
+const allocPlain = (n: number): Uint8Array => new Uint8Array(n);
+let decoder: TextDecoder | undefined;
 
 /**
- * Yields the non-empty lines of a file newest first as raw bytes (no `\n`, no trailing `\r`, no
- * BOM on the first line), reading at most `budget` bytes backwards from the end in chunks of
- * `chunkBytes`. A line is yielded only when its start is known: the `\n` before it was read, or
- * it begins at offset 0. Yielded buffers may share memory with the read chunks, but every chunk
- * is a fresh buffer that is never written again, so a line may be kept and decoded later
- * (`collectEvidenceFromLines` does). Missing, unreadable or non-regular files yield nothing.
+ * The non-empty lines of a file newest first as raw bytes (no `\n`, no trailing `\r`, no BOM on
+ * the first line), reading at most `budget` bytes backwards from the end in chunks of
+ * `chunkBytes`. A line is given only when its start is known: the `\n` before it was read, or it
+ * begins at offset 0. Given buffers may share memory with the read chunks, but every chunk is a
+ * fresh buffer that is never written again, so a line may be kept and decoded later
+ * (`collectEvidenceFromLines` does). Missing, unreadable or non-regular files give no lines.
+ *
+ * For scans that test most lines for a few bytes before decoding any ({@linkcode containsAny});
+ * a read that decodes every line it meets is cheaper with {@linkcode reverseTextLines}.
+ *
+ * @example
+ * ```ts
+ * const ASSISTANT = needle('"assistant"');
+ * const lines = reverseLines("/tmp/session.jsonl", 8 << 20, 65_536);
+ * try {
+ *   for (let line = lines.next(); line !== undefined; line = lines.next()) {
+ *     if (line.indexOf(ASSISTANT) !== -1) console.log(parseRow(line)?.uuid);
+ *   }
+ * } finally {
+ *   lines.close();
+ * }
+ * ```
  */
-export function* reverseLines(
+export function reverseLines(path: string, budget: number, chunkBytes: number, stats?: ReverseLinesStats): ReverseLines<Buffer> {
+  return rawLines(path, budget, chunkBytes, stats, allocBuffer) as ReverseLines<Buffer>;
+}
+
+/**
+ * {@linkcode reverseLines} decoded: the same lines as UTF-8 text, in plain typed arrays. No
+ * `Buffer`: the usual prompt's fill reads this way (bench/README.md, "The usual prompt's fast
+ * path"). Every line is decoded, so a long scan that skips most lines is cheaper on the bytes.
+ *
+ * @example
+ * ```ts
+ * const lines = reverseTextLines("/tmp/session.jsonl", 8 << 20, 65_536);
+ * try {
+ *   for (let line = lines.next(); line !== undefined; line = lines.next()) {
+ *     if (line.includes('"assistant"')) break; // the newest assistant row's line
+ *   }
+ * } finally {
+ *   lines.close();
+ * }
+ * ```
+ */
+export function reverseTextLines(path: string, budget: number, chunkBytes: number, stats?: ReverseLinesStats): ReverseLines<string> {
+  const lines = rawLines(path, budget, chunkBytes, stats, allocPlain);
+  // ignoreBOM: a BOM is dropped only at the start of the file (rawLines), as for the bytes.
+  const utf8 = decoder ??= new TextDecoder("utf-8", { ignoreBOM: true });
+  return {
+    next: () => {
+      const line = lines.next();
+      return line === undefined ? undefined : utf8.decode(line);
+    },
+    close: lines.close,
+  };
+}
+
+/** {@linkcode reverseLines}, in arrays from `alloc`. */
+function rawLines(
   path: string,
   budget: number,
   chunkBytes: number,
-  stats?: ReverseLinesStats,
-): Generator<Buffer, void, undefined> {
-  if (typeof path !== "string" || path === "") return;
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | O_NONBLOCK);
-  } catch {
-    return;
-  }
-  try {
-    let size: number;
+  stats: ReverseLinesStats | undefined,
+  alloc: (n: number) => Uint8Array,
+): ReverseLines<Uint8Array> {
+  let fd = -1;
+  let pos = 0;
+  if (typeof path === "string" && path !== "") {
     try {
+      fd = openSync(path, constants.O_RDONLY | O_NONBLOCK);
       const st = fstatSync(fd);
-      if (!st.isFile()) return;
-      size = st.size;
-    } catch {
-      return;
-    }
-    let pos = size;
-    let bytesRead = 0;
-    // Bytes of the line whose start has not been read yet, in file order.
-    let carry: Buffer[] = [];
-    while (pos > 0 && bytesRead < budget) {
+      if (st.isFile()) pos = st.size;
+    } catch { /* no lines */ }
+  }
+  let bytesRead = 0;
+  // Bytes of the line whose start has not been read yet, in file order.
+  let carry: Uint8Array[] = [];
+  // The last chunk, and where its lines not yet given end.
+  let buf: Uint8Array | undefined;
+  let end = 0;
+
+  const close = (): void => {
+    if (fd < 0) return;
+    try {
+      closeSync(fd);
+    } catch { /* already closed */ }
+    fd = -1;
+  };
+
+  const next = (): Uint8Array | undefined => {
+    for (;;) {
+      if (buf !== undefined) {
+        const nl = end > 0 ? buf.lastIndexOf(NEWLINE, end - 1) : -1;
+        if (nl !== -1) {
+          let line = buf.subarray(nl + 1, end);
+          if (carry.length > 0) {
+            line = concat([line, ...carry], alloc);
+            carry = [];
+          }
+          end = nl;
+          line = trimCr(line);
+          if (line.length > 0) return line;
+          continue;
+        }
+        if (end > 0) carry.unshift(end === buf.length ? buf : buf.subarray(0, end));
+        buf = undefined;
+      }
+      if (fd < 0 || pos === 0 || bytesRead >= budget) break;
       const want = Math.min(chunkBytes, pos, budget - bytesRead);
-      // A fresh buffer per chunk: `carry` and yielded lines may still point into the last one.
-      const buf = Buffer.allocUnsafe(want);
-      if (!readFully(fd, buf, pos - want)) return;
+      // A fresh array per chunk: `carry` and the lines given may still point into the last one.
+      const chunk = alloc(want);
+      if (!readFully(fd, chunk, pos - want)) break;
       pos -= want;
       bytesRead += want;
       if (stats) {
         stats.bytesRead = bytesRead;
         stats.reachedStart = pos === 0;
       }
-      let end = want;
-      let nl = buf.lastIndexOf(NEWLINE, end - 1);
-      while (nl !== -1) {
-        let line = buf.subarray(nl + 1, end);
-        if (carry.length > 0) {
-          carry.unshift(line);
-          line = Buffer.concat(carry);
-          carry = [];
-        }
-        const trimmed = trimCr(line);
-        if (trimmed.length > 0) yield trimmed;
-        end = nl;
-        nl = end > 0 ? buf.lastIndexOf(NEWLINE, end - 1) : -1;
-      }
-      if (end > 0) carry.unshift(end === want ? buf : buf.subarray(0, end));
+      buf = chunk;
+      end = want;
     }
-    if (pos === 0 && carry.length > 0) {
-      let first = carry.length === 1 ? carry[0] : Buffer.concat(carry);
+    if (fd >= 0 && pos === 0 && carry.length > 0) {
+      // The first line of the file: its start is the file's.
+      let head = carry.length === 1 ? carry[0] : concat(carry, alloc);
       carry = [];
-      if (first.length >= 3 && first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf) {
-        first = first.subarray(3);
-      }
-      const trimmed = trimCr(first);
-      if (trimmed.length > 0) yield trimmed;
+      if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
+      head = trimCr(head);
+      if (head.length > 0) return head;
     }
-  } finally {
-    try {
-      closeSync(fd);
-    } catch { /* already closed */ }
-  }
+    close();
+    return undefined;
+  };
+
+  return { next, close };
 }
 
-/** Parses one line into a row: a JSON object, or undefined for anything else. */
-export function parseRow(line: Buffer): TranscriptRow | undefined {
+function trimCr(line: Uint8Array): Uint8Array {
+  const n = line.length;
+  return n > 0 && line[n - 1] === CARRIAGE_RETURN ? line.subarray(0, n - 1) : line;
+}
+
+/** Parses one line (bytes or text) into a row: a JSON object, or undefined for anything else. */
+export function parseRow(line: Buffer | string): TranscriptRow | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(line.toString("utf8"));
+    value = JSON.parse(typeof line === "string" ? line : line.toString("utf8"));
   } catch {
     return undefined;
   }
@@ -115,7 +198,7 @@ export function parseRow(line: Buffer): TranscriptRow | undefined {
  */
 export function needle(s: string): Buffer {
   const bytes = new TextEncoder().encode(s);
-  const out = Buffer.allocUnsafe(bytes.length);
+  const out = buffers().allocUnsafe(bytes.length);
   out.set(bytes);
   return out;
 }
@@ -128,12 +211,19 @@ export function containsAny(line: Buffer, needles: readonly Buffer[]): boolean {
   return false;
 }
 
-function trimCr(line: Buffer): Buffer {
-  const n = line.length;
-  return n > 0 && line[n - 1] === CARRIAGE_RETURN ? line.subarray(0, n - 1) : line;
+function concat(parts: Uint8Array[], alloc: (n: number) => Uint8Array): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = alloc(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
-function readFully(fd: number, buf: Buffer, position: number): boolean {
+function readFully(fd: number, buf: Uint8Array, position: number): boolean {
   let off = 0;
   try {
     while (off < buf.length) {

@@ -1,7 +1,8 @@
 import type { Buffer } from "node:buffer";
+import type { TranscriptRow } from "./transcript_row.ts";
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "./scan_transcript.ts";
 import { contextWindow } from "./context_window.ts";
-import { containsAny, needle, parseRow, positiveInt, reverseLines } from "./_transcript_lines.ts";
+import { containsAny, needle, parseRow, positiveInt, reverseLines, reverseTextLines } from "./_transcript_lines.ts";
 import { contextTokensOfUsage, isCompactBoundaryRow, isSyntheticRow, tokenCount } from "./_transcript_rows.ts";
 
 /** Options for {@linkcode contextFill}. */
@@ -44,10 +45,10 @@ export interface ContextFill {
   afterCompaction: boolean;
 }
 
-const ASSISTANT = needle('"assistant"');
-const BOUNDARY = needle('"compact_boundary"');
-const PHASE_ONE: readonly Buffer[] = [ASSISTANT, BOUNDARY];
-const PHASE_TWO: readonly Buffer[] = [BOUNDARY];
+const ASSISTANT = '"assistant"';
+const BOUNDARY = '"compact_boundary"';
+// As bytes for the long scan, made on its first use (see reverseTextLines).
+let phases: { one: readonly Buffer[]; two: readonly Buffer[] } | undefined;
 
 /**
  * Measures how full the context window of a session is from its transcript, reading backwards
@@ -61,6 +62,7 @@ const PHASE_TWO: readonly Buffer[] = [BOUNDARY];
  *
  * Lines that cannot hold an assistant row or a boundary are skipped by a byte test before any
  * decoding; once the usage is found, only boundary lines are parsed (to set `afterCompaction`).
+ * With `stopAtUsage`, which usually reads one chunk, each chunk is decoded whole and tested as text.
  * Never throws: a missing file gives source `"none"`.
  *
  * @example
@@ -77,11 +79,10 @@ export function contextFill(transcriptPath: string, options: ContextFillOptions 
   let source: ContextFill["source"] = "none";
   let rowModel: string | undefined;
   let afterCompaction = false;
-  let needles = PHASE_ONE;
-  for (const line of reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES)) {
-    if (!containsAny(line, needles)) continue;
-    const row = parseRow(line);
-    if (row === undefined || row.isSidechain === true) continue;
+  // The newest usage or boundary row that counts; with stopAtUsage that is all, else an older
+  // boundary is still looked for. Returns true when the scan is done.
+  const take = (row: TranscriptRow | undefined): boolean => {
+    if (row === undefined || row.isSidechain === true) return false;
     if (isCompactBoundaryRow(row)) {
       afterCompaction = true;
       if (source === "none") {
@@ -91,18 +92,38 @@ export function contextFill(transcriptPath: string, options: ContextFillOptions 
           source = "boundary";
         }
       }
-      break;
+      return true;
     }
-    if (source !== "none" || row.type !== "assistant" || isSyntheticRow(row)) continue;
+    if (source !== "none" || row.type !== "assistant" || isSyntheticRow(row)) return false;
     const message = row.message;
-    if (typeof message !== "object" || message === null) continue;
+    if (typeof message !== "object" || message === null) return false;
     const used = contextTokensOfUsage(message.usage);
-    if (used === undefined) continue;
+    if (used === undefined) return false;
     tokens = used;
     source = "usage";
     if (typeof message.model === "string") rowModel = message.model;
-    if (options.stopAtUsage) break;
-    needles = PHASE_TWO;
+    return options.stopAtUsage === true;
+  };
+  if (options.stopAtUsage) {
+    // Usually found in the last chunk: decoded whole, without the Buffer machinery.
+    const lines = reverseTextLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES);
+    try {
+      for (let line = lines.next(); line !== undefined; line = lines.next()) {
+        if ((line.includes(ASSISTANT) || line.includes(BOUNDARY)) && take(parseRow(line))) break;
+      }
+    } finally {
+      lines.close();
+    }
+  } else {
+    phases ??= { one: [needle(ASSISTANT), needle(BOUNDARY)], two: [needle(BOUNDARY)] };
+    const lines = reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES);
+    try {
+      for (let line = lines.next(); line !== undefined; line = lines.next()) {
+        if (containsAny(line, source === "none" ? phases.one : phases.two) && take(parseRow(line))) break;
+      }
+    } finally {
+      lines.close();
+    }
   }
   const model = options.model ?? rowModel;
   const window = typeof options.windowTokens === "number" && options.windowTokens > 0

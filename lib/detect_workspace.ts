@@ -2,7 +2,7 @@ import { readdirSync } from "./_node_fs.ts";
 import { join } from "./_node_path.ts";
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "./scan_transcript.ts";
 import { positiveInt, reverseLines, type ReverseLinesStats } from "./_transcript_lines.ts";
-import { collectEvidenceFromLines } from "./_detect_evidence.ts";
+import { collectEvidenceFromLines, type DetectionEvidence } from "./_detect_evidence.ts";
 import { type ActiveProject, detectActiveProject } from "./detect_active_project.ts";
 import { workingSet, type WorkingSetItem } from "./working_set.ts";
 import { isProjectId, normalizePath, resolvePath } from "./_detect_paths.ts";
@@ -79,10 +79,15 @@ export function detectWorkspace(transcriptPath: string, options: DetectWorkspace
   // The lines scanTranscript would parse, parsed only when they matter (same evidence).
   const budget = positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES);
   const lines = reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES, stats);
-  const evidence = collectEvidenceFromLines(lines, {
-    maxCalls: options.maxCalls,
-    transcript: transcriptPath === "" ? undefined : resolvePath(transcriptPath, process.cwd()),
-  });
+  let evidence: DetectionEvidence;
+  try {
+    evidence = collectEvidenceFromLines(lines, {
+      maxCalls: options.maxCalls,
+      transcript: transcriptPath === "" ? undefined : resolvePath(transcriptPath, process.cwd()),
+    });
+  } finally {
+    lines.close();
+  }
   const projectDir = options.projectDir === undefined || options.projectDir === "" ? undefined : options.projectDir;
   const activeProject = detectActiveProject(evidence, {
     projectsRoot: root,

@@ -81,10 +81,15 @@ export function* scanTranscript(
   const chunkBytes = positiveInt(options.chunkBytes, DEFAULT_SCAN_CHUNK_BYTES);
   const needles = options.contains?.map(needle);
 
-  for (const line of reverseLines(path, budget, chunkBytes, stats)) {
-    if (needles !== undefined && !containsAny(line, needles)) continue;
-    const row = parseRow(line);
-    if (row !== undefined) yield row;
-    else if (stats) stats.skippedLines++;
+  const lines = reverseLines(path, budget, chunkBytes, stats);
+  try {
+    for (let line = lines.next(); line !== undefined; line = lines.next()) {
+      if (needles !== undefined && !containsAny(line, needles)) continue;
+      const row = parseRow(line);
+      if (row !== undefined) yield row;
+      else if (stats) stats.skippedLines++;
+    }
+  } finally {
+    lines.close();
   }
 }

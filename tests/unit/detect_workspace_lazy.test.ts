@@ -43,8 +43,13 @@ function eager(path: string, budget: number, chunk: number, maxCalls?: number): 
 
 function lazy(path: string, budget: number, chunk: number, maxCalls?: number): Pass {
   const stats: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
-  const evidence = collectEvidenceFromLines(reverseLines(path, budget, chunk, stats), { maxCalls, transcript: path });
-  return { evidence, bytesRead: stats.bytesRead };
+  const lines = reverseLines(path, budget, chunk, stats);
+  try {
+    const evidence = collectEvidenceFromLines(lines, { maxCalls, transcript: path });
+    return { evidence, bytesRead: stats.bytesRead };
+  } finally {
+    lines.close();
+  }
 }
 
 const CASES: ReadonlyArray<{ budget: number; chunk: number; maxCalls?: number }> = [

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanTranscript } from "../../lib/scan_transcript.ts";
@@ -9,7 +9,7 @@ import { assistantMessages } from "../../lib/assistant_messages.ts";
 import { toolCalls } from "../../lib/tool_calls.ts";
 import { lastCompactBoundary } from "../../lib/last_compact_boundary.ts";
 import type { TranscriptRow } from "../../lib/transcript_row.ts";
-import { containsAny, needle } from "../../lib/_transcript_lines.ts";
+import { containsAny, needle, reverseLines, reverseTextLines } from "../../lib/_transcript_lines.ts";
 import { Buffer } from "node:buffer";
 import { generateTranscriptText } from "./_transcript_gen.ts";
 
@@ -211,6 +211,106 @@ describe("helpers on generated transcripts", () => {
         const got2 = lastCompactBoundary(scanned);
         assert.equal(got2?.uuid, newest?.uuid, label);
         assert.equal(got2?.postTokens, newest?.compactMetadata?.postTokens, label);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The oracle: the file split on `\n` bytes, each line decoded alone, the first without its BOM. */
+function oracleLines(bytes: Buffer, budget: number): string[] {
+  const start = Math.max(0, bytes.length - budget);
+  const out: string[] = [];
+  let from = 0;
+  for (;;) {
+    const nl = bytes.indexOf(10, from);
+    const stop = nl === -1 ? bytes.length : nl;
+    // A line counts when its start is known: the newline before it was read, or offset 0 was.
+    if (from > start || (from === 0 && start === 0)) {
+      let line = bytes.subarray(from === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : from, stop);
+      if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
+      if (line.length > 0) out.push(line.toString("utf8"));
+    }
+    if (nl === -1) break;
+    from = nl + 1;
+  }
+  return out.reverse();
+}
+
+/** Every line of both readers, decoded; the two must agree. */
+function readAll(path: string, budget: number, chunk: number): string[] {
+  const text = reverseTextLines(path, budget, chunk);
+  const out: string[] = [];
+  for (let line = text.next(); line !== undefined; line = text.next()) out.push(line);
+  const bytes = reverseLines(path, budget, chunk);
+  const decoded: string[] = [];
+  for (let line = bytes.next(); line !== undefined; line = bytes.next()) {
+    assert.ok(Buffer.isBuffer(line));
+    decoded.push(line.toString("utf8"));
+  }
+  assert.deepEqual(decoded, out, `reverseLines and reverseTextLines, chunk ${chunk}, budget ${budget}`);
+  return out;
+}
+
+describe("reverseLines() and reverseTextLines()", () => {
+  test("reverseLines() and reverseTextLines() give the oracle's lines newest first for every chunk size and budget", () => {
+    // Multi-byte characters, invalid UTF-8, CRLF, blank lines, a BOM mid-file and a line longer
+    // than most chunks: every cut a chunk or the budget can make.
+    const parts = [
+      "\ufeff{\"a\":1}\r\n",
+      "Zürich ✓ 𝄞\n",
+      "\n\r\n",
+      "\ufeffmid-file BOM stays\n",
+      "x".repeat(300) + "é\n",
+      "last, no newline 日本",
+    ];
+    const bytes = Buffer.concat([
+      Buffer.from(parts.slice(0, 3).join(""), "utf8"),
+      Buffer.from([0xff, 0x41, 0xe2, 0x82, 0x0a, 0xc3, 0x0a]), // invalid bytes, a cut sequence, a lone lead byte
+      Buffer.from(parts.slice(3).join(""), "utf8"),
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), "rehydrate-lines-"));
+    try {
+      const path = join(dir, "t.jsonl");
+      writeFileSync(path, bytes);
+      for (const chunk of [1, 2, 3, 5, 7, 64, 301, 65_536]) {
+        for (const budget of [1, 4, 17, 40, 333, 350, bytes.length - 1, bytes.length, 1 << 20]) {
+          assert.deepEqual(readAll(path, budget, chunk), oracleLines(bytes, budget), `chunk ${chunk}, budget ${budget}`);
+        }
+      }
+      assert.ok(readAll(path, 1 << 20, 7).includes("\ufeffmid-file BOM stays"));
+      assert.equal(readAll(path, 1 << 20, 7).at(-1), '{"a":1}');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("reverseLines() and reverseTextLines() give nothing for a missing file, an empty path or a directory", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rehydrate-lines-"));
+    try {
+      for (const p of [join(dir, "none.jsonl"), "", dir]) assert.deepEqual(readAll(p, 1 << 20, 64), [], p);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("reverseLines() and reverseTextLines() close the file when read to the end or closed early", { skip: !existsSync("/proc/self/fd") }, () => {
+    const dir = mkdtempSync(join(tmpdir(), "rehydrate-lines-"));
+    try {
+      const path = join(dir, "t.jsonl");
+      writeFileSync(path, "a\nb\nc\n".repeat(1000));
+      const open = () => readdirSync("/proc/self/fd").length;
+      const before = open();
+      for (const read of [reverseLines, reverseTextLines]) {
+        const all = read(path, 1 << 20, 64);
+        while (all.next() !== undefined) { /* to the end */ }
+        assert.equal(open(), before, `${read.name} read to the end`);
+        const some = read(path, 1 << 20, 64);
+        some.next();
+        assert.equal(open(), before + 1, `${read.name} open while read`);
+        some.close();
+        assert.equal(open(), before, `${read.name} closed early`);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -105,7 +105,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   }
   const transcript = newestTranscript(projectDir, env.homeDir, env.env);
   if ("path" in transcript) {
-    const sessionId = basename(transcript.path, ".jsonl");
+    const sessionId = basename(transcript.path).replace(/\.jsonl$/, "");
     const key = sessionKey(sessionId);
     const rec = key ? record(readJson(join(dir, "sessions", `${key}.json`), 1024 * 1024)) : null;
     const model = rec ? str(rec.model) : null;

@@ -2,7 +2,7 @@
 // session and marks it delivered. The per-session copy in the private state directory comes
 // first; the flat workspace file is used only when its session_id is this session's, so another
 // session's state is never consumed.
-import { join, resolve } from "./_node_path.ts";
+import { dirname, join, resolve } from "./_node_path.ts";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { readPrivateFile } from "./read_private_file.ts";
 import { sessionKey } from "./session_key.ts";
@@ -103,7 +103,7 @@ export function isDelivered(state: PrecompactState, compactionId: string): boole
  */
 export function markDelivered(sessionPath: string, state: PrecompactState, compactionId: string, now: Date): boolean {
   try {
-    ensurePrivateDir(join(sessionPath, ".."));
+    ensurePrivateDir(dirname(sessionPath));
     const next: PrecompactState = { ...state, delivered: { at: now.toISOString(), compaction_id: compactionId } };
     writeFileAtomic(sessionPath, JSON.stringify(next, null, 2) + "\n");
     return true;

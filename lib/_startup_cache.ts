@@ -5,7 +5,7 @@
 // last seconds, a corrupt or foreign cache file, another configuration or version) means
 // recompute. What is stored is what is shown: project names and current tasks are redacted.
 import { lstatSync, type Stats } from "./_node_fs.ts";
-import { join } from "./_node_path.ts";
+import { dirname, join } from "./_node_path.ts";
 import type { NexusProjectSummary } from "./build_nexus_context.ts";
 import { ensurePrivateDir } from "./ensure_private_dir.ts";
 import { readPrivateFile } from "./read_private_file.ts";
@@ -95,7 +95,7 @@ export function saveStartupCache(cache: StartupCache): void {
   if (cache.file === null) return;
   if (!cache.changed && Object.keys(cache.nextProjects).length === Object.keys(cache.projects).length) return;
   try {
-    ensurePrivateDir(join(cache.file, ".."));
+    ensurePrivateDir(dirname(cache.file));
     writeFileAtomic(cache.file, JSON.stringify({ ...cache.header, projects: cache.nextProjects, skills: cache.nextSkills }), { sync: false });
   } catch { /* no cache this time */ }
 }

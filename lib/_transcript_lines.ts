@@ -60,8 +60,8 @@ export function reverseLines(path: string, budget: number, chunkBytes: number, s
 }
 
 /**
- * {@linkcode reverseLines} decoded: the same lines as UTF-8 text, in plain typed arrays. No
- * `Buffer`: the usual prompt's fill reads this way (bench/README.md, "The usual prompt's fast
+ * {@linkcode reverseLines} decoded: the same lines as UTF-8 text, read into plain typed arrays.
+ * No `Buffer`: the usual prompt's fill reads this way (bench/README.md, "The usual prompt's fast
  * path"). Every line is decoded, so a long scan that skips most lines is cheaper on the bytes.
  *
  * @example

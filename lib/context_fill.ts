@@ -62,7 +62,8 @@ let phases: { one: readonly Buffer[]; two: readonly Buffer[] } | undefined;
  *
  * Lines that cannot hold an assistant row or a boundary are skipped by a byte test before any
  * decoding; once the usage is found, only boundary lines are parsed (to set `afterCompaction`).
- * With `stopAtUsage`, which usually reads one chunk, each chunk is decoded whole and tested as text.
+ * With `stopAtUsage`, which usually stops within the last few lines, each line is decoded and tested
+ * as text instead (no Buffer: `reverseTextLines`).
  * Never throws: a missing file gives source `"none"`.
  *
  * @example
@@ -105,7 +106,7 @@ export function contextFill(transcriptPath: string, options: ContextFillOptions 
     return options.stopAtUsage === true;
   };
   if (options.stopAtUsage) {
-    // Usually found in the last chunk: decoded whole, without the Buffer machinery.
+    // Usually among the last few lines: each decoded and tested as text, without Buffer.
     const lines = reverseTextLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES);
     try {
       for (let line = lines.next(); line !== undefined; line = lines.next()) {

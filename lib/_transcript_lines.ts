@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "./_node_fs.ts";
+import { concatBytes } from "./_concat_bytes.ts";
 import type { Buffer } from "node:buffer";
 import type { TranscriptRow } from "./transcript_row.ts";
 
@@ -128,7 +129,7 @@ function rawLines(
         if (nl !== -1) {
           let line = buf.subarray(nl + 1, end);
           if (carry.length > 0) {
-            line = concat([line, ...carry], alloc);
+            line = concatBytes([line, ...carry], alloc);
             carry = [];
           }
           end = nl;
@@ -155,7 +156,7 @@ function rawLines(
     }
     if (fd >= 0 && pos === 0 && carry.length > 0) {
       // The first line of the file: its start is the file's.
-      let head = carry.length === 1 ? carry[0] : concat(carry, alloc);
+      let head = carry.length === 1 ? carry[0] : concatBytes(carry, alloc);
       carry = [];
       if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
       head = trimCr(head);
@@ -209,18 +210,6 @@ export function containsAny(line: Buffer, needles: readonly Buffer[]): boolean {
     if (line.indexOf(needle) !== -1) return true;
   }
   return false;
-}
-
-function concat(parts: Uint8Array[], alloc: (n: number) => Uint8Array): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = alloc(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 function readFully(fd: number, buf: Uint8Array, position: number): boolean {

@@ -1,4 +1,5 @@
 import { readSync } from "./_node_fs.ts";
+import { concatBytes } from "./_concat_bytes.ts";
 
 /** Options for {@linkcode readStdin}. */
 export interface ReadStdinOptions {
@@ -64,19 +65,9 @@ export function readStdin(options: ReadStdinOptions = {}): ReadStdinResult {
     }
     chunks.push(buf.slice(0, n));
   }
-  return { ok: true, text: decodeUtf8(chunks, total) };
+  return { ok: true, text: new TextDecoder().decode(chunks.length === 1 ? chunks[0] : concatBytes(chunks)) };
 }
 
-function decodeUtf8(chunks: Uint8Array[], total: number): string {
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new TextDecoder().decode(all);
-}
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

@@ -11,8 +11,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { detectWorkspace } from "../lib/detect_workspace.ts";
-import { resolvePath } from "../lib/_detect_paths.ts";
+import { detectWorkspace } from "../lib/detect/workspace.ts";
+import { resolvePath } from "../lib/detect/_paths.ts";
 
 /** Tools whose file path counts as "touched". */
 const TOUCH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit", "NotebookEdit"]);

@@ -74,7 +74,12 @@ function sha(parts: (string | Uint8Array)[]): string {
 }
 
 function filesIn(dir: string, ext: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith(ext)).sort().map((f) => join(dir, f));
+  const out: string[] = [];
+  for (const f of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (f.isDirectory()) out.push(...filesIn(join(dir, f.name), ext));
+    else if (f.name.endsWith(ext)) out.push(join(dir, f.name));
+  }
+  return out;
 }
 
 function run(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array } = {}) {
@@ -169,7 +174,7 @@ function freshSandbox(pristine: string): void {
   rmSync(SANDBOX, { recursive: true, force: true });
   mkdirSync(SANDBOX, { recursive: true });
   // Timestamps kept: a real workspace's files are not minutes old, and a file modified in the last
-  // seconds is never cached (lib/_orch_resumption_cache.ts).
+  // seconds is never cached (lib/orchestration/_resumption_cache.ts).
   cpSync(pristine, WS, { recursive: true, preserveTimestamps: true });
   rmSync(join(WS, ".done"), { force: true });
   // cpSync's preserveTimestamps leaves the folders as new as the copy: give them their pristine times.

@@ -1,5 +1,5 @@
-// The PostCompact hook binary (dist/post-compact). Thin entry: all logic is in lib/post_compact_hook.ts.
-import { runHook } from "../lib/run_hook.ts";
-import { postCompactHook } from "../lib/post_compact_hook.ts";
+// The PostCompact hook binary (dist/post-compact). Thin entry: all logic is in lib/events/post_compact.ts.
+import { runHook } from "../lib/hook/run_hook.ts";
+import { postCompactHook } from "../lib/events/post_compact.ts";
 
 void runHook("PostCompact", postCompactHook);

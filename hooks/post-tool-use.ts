@@ -1,5 +1,5 @@
-// The PostToolUse hook binary (dist/post-tool-use). Thin entry: all logic is in lib/post_tool_use_hook.ts.
-import { runHook } from "../lib/run_hook.ts";
-import { postToolUseHook } from "../lib/post_tool_use_hook.ts";
+// The PostToolUse hook binary (dist/post-tool-use). Thin entry: all logic is in lib/events/post_tool_use.ts.
+import { runHook } from "../lib/hook/run_hook.ts";
+import { postToolUseHook } from "../lib/events/post_tool_use.ts";
 
 void runHook("PostToolUse", postToolUseHook);

@@ -1,5 +1,5 @@
-// The PreCompact hook binary (dist/pre-compact). Thin entry: all logic is in lib/pre_compact_hook.ts.
-import { runHook } from "../lib/run_hook.ts";
-import { preCompactHook } from "../lib/pre_compact_hook.ts";
+// The PreCompact hook binary (dist/pre-compact). Thin entry: all logic is in lib/events/pre_compact.ts.
+import { runHook } from "../lib/hook/run_hook.ts";
+import { preCompactHook } from "../lib/events/pre_compact.ts";
 
 void runHook("PreCompact", preCompactHook);

@@ -1,5 +1,5 @@
-// The PreToolUse hook binary (dist/pre-tool-use). Thin entry: all logic is in lib/pre_tool_use_hook.ts.
-import { runHook } from "../lib/run_hook.ts";
-import { preToolUseHook } from "../lib/pre_tool_use_hook.ts";
+// The PreToolUse hook binary (dist/pre-tool-use). Thin entry: all logic is in lib/events/pre_tool_use.ts.
+import { runHook } from "../lib/hook/run_hook.ts";
+import { preToolUseHook } from "../lib/events/pre_tool_use.ts";
 
 void runHook("PreToolUse", preToolUseHook);

@@ -6,9 +6,9 @@
 // bundle and nothing else (`rehydrate stop` 7.7 million instructions, dist/stop 7.6; one bundle of
 // everything 10.3; ES modules split by the bundler 8.2).
 // No top-level await: the entry compiles to bytecode, whose output format is CommonJS.
-import { HOOK_NAMES } from "../lib/hook_names.ts";
-import { VERSION } from "../lib/version.ts";
-import { writeFd } from "../lib/write_fd.ts";
+import { HOOK_NAMES } from "../lib/hook/hook_names.ts";
+import { VERSION } from "../lib/hook/version.ts";
+import { writeFd } from "../lib/node/write_fd.ts";
 
 const name = process.argv[2];
 if (name === "--version" || name === "-V" || name === "version") {

@@ -1,5 +1,5 @@
-// The SessionStart hook binary (dist/session-start). Thin entry: all logic is in lib/session_start_hook.ts.
-import { runHook } from "../lib/run_hook.ts";
-import { sessionStartHook } from "../lib/session_start_hook.ts";
+// The SessionStart hook binary (dist/session-start). Thin entry: all logic is in lib/events/session_start.ts.
+import { runHook } from "../lib/hook/run_hook.ts";
+import { sessionStartHook } from "../lib/events/session_start.ts";
 
 void runHook("SessionStart", sessionStartHook);

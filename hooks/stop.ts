@@ -1,5 +1,5 @@
-// The Stop hook binary (dist/stop). Thin entry: all logic is in lib/stop_hook.ts.
-import { runHook } from "../lib/run_hook.ts";
-import { stopHook } from "../lib/stop_hook.ts";
+// The Stop hook binary (dist/stop). Thin entry: all logic is in lib/events/stop.ts.
+import { runHook } from "../lib/hook/run_hook.ts";
+import { stopHook } from "../lib/events/stop.ts";
 
 void runHook("Stop", stopHook);

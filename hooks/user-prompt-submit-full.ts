@@ -1,7 +1,7 @@
 // The full UserPromptSubmit hook: loaded by hooks/user-prompt-submit.ts (never run on its own)
-// when the prompt is not one the fast path can answer. All logic is in lib/user_prompt_submit_hook.ts.
-import { runHook } from "../lib/run_hook.ts";
-import { userPromptSubmitHook } from "../lib/user_prompt_submit_hook.ts";
+// when the prompt is not one the fast path can answer. All logic is in lib/events/user_prompt_submit.ts.
+import { runHook } from "../lib/hook/run_hook.ts";
+import { userPromptSubmitHook } from "../lib/events/user_prompt_submit.ts";
 
 /** Runs the hook on stdin already read (`null`: read it here, as for `--help`), with the entry's arguments. */
 export function runFull(stdin: string | null, args: string[]): Promise<void> {

@@ -1,12 +1,12 @@
 // The UserPromptSubmit hook binary (dist/user-prompt-submit). Thin entry: the usual prompt takes
-// the fast path (lib/quiet_prompt.ts: the monitor only, while nothing but the fill has changed);
+// the fast path (lib/events/quiet_prompt.ts: the monitor only, while nothing but the fill has changed);
 // any other prompt runs the full hook, hooks/user-prompt-submit-full.ts, which build.ts embeds as a
 // bundle of its own so that the fast path never loads it (bench/README.md, "The usual prompt's
 // fast path").
 // No top-level await: the entry compiles to bytecode, whose output format is CommonJS.
-import { readStdin } from "../lib/read_stdin.ts";
-import { quietPrompt } from "../lib/quiet_prompt.ts";
-import { writeFd } from "../lib/write_fd.ts";
+import { readStdin } from "../lib/hook/read_stdin.ts";
+import { quietPrompt } from "../lib/events/quiet_prompt.ts";
+import { writeFd } from "../lib/node/write_fd.ts";
 
 const args = process.argv.slice(2);
 const input = args.length === 0 ? readStdin() : null;

@@ -51,9 +51,9 @@ json_version() {
 pkg=$(json_version package.json)
 [ -n "$pkg" ] || die "package.json has no version"
 [ "$pkg" = "$version" ] || die "tag $tag does not match package.json's version $pkg"
-if [ -f lib/version.ts ]; then
-  lib=$(sed -n 's/^export const VERSION: string = "\([^"]*\)";$/\1/p' lib/version.ts | head -n 1)
-  [ "$lib" = "$version" ] || die "lib/version.ts has VERSION \"$lib\", not $version"
+if [ -f lib/hook/version.ts ]; then
+  lib=$(sed -n 's/^export const VERSION: string = "\([^"]*\)";$/\1/p' lib/hook/version.ts | head -n 1)
+  [ "$lib" = "$version" ] || die "lib/hook/version.ts has VERSION \"$lib\", not $version"
 fi
 if [ -f .claude-plugin/plugin.json ]; then
   plugin=$(json_version .claude-plugin/plugin.json)

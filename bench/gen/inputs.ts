@@ -38,7 +38,7 @@ export const HOOK_CASES: readonly HookCase[] = [
   // monitor runs (it still writes its state file on every prompt). A minute passes between the
   // prompts (AGE: the sandbox's files are dated back), as it does when a person types them, and the
   // prompt before the timed one leaves the memo that lets it take the fast path
-  // (lib/quiet_prompt.ts); a file changed in the last two seconds would not be trusted.
+  // (lib/events/quiet_prompt.ts); a file changed in the last two seconds would not be trusted.
   {
     id: "user-prompt-submit@quiet",
     binary: "user-prompt-submit",

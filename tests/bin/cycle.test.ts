@@ -10,8 +10,8 @@ import { join, relative } from "node:path";
 import { SaxesParser } from "saxes";
 import { bin, FIXTURES, ROOT, run } from "./_bin.ts";
 import { writeDemoTranscript } from "../../examples/demo_transcript.ts";
-import { validateSchema } from "../../lib/validate_schema.ts";
-import { SCHEMAS, type SchemaName } from "../../lib/schemas.ts";
+import { validateSchema } from "../../lib/schema/validate_schema.ts";
+import { SCHEMAS, type SchemaName } from "../../lib/cli/_schemas.ts";
 
 interface Cycle {
   ids: { session_id: string; transcript_path: string; cwd: string };

@@ -11,7 +11,7 @@ import { createWorld, destroyWorld, listFiles, SESSION, type World } from "../fu
 import { Rng } from "../fuzz/_rng.ts";
 import { checkOutput } from "../fuzz/_check.ts";
 import { writeTranscript } from "../unit/_transcript_gen.ts";
-import type { HookEventName } from "../../lib/hook_types.ts";
+import type { HookEventName } from "../../lib/hook/hook_types.ts";
 
 const OTHER = "9f8e7d6c-5b4a-4321-8fed-cba987654321";
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;

@@ -24,7 +24,7 @@ import { bin, FIXTURES } from "./_bin.ts";
 import { CANARY, createWorld, destroyWorld, listFiles, SESSION, type World } from "../fuzz/_world.ts";
 import { Rng } from "../fuzz/_rng.ts";
 import { checkContext, checkOutput } from "../fuzz/_check.ts";
-import type { HookEventName } from "../../lib/hook_types.ts";
+import type { HookEventName } from "../../lib/hook/hook_types.ts";
 
 const posix = process.platform !== "win32";
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;

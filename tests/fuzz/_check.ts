@@ -1,7 +1,7 @@
 // The properties every hook run must have, whatever its input: checked on the in-process
 // outcome and on a spawned binary's exit status and output alike.
 import { SaxesParser } from "saxes";
-import type { HookEventName } from "../../lib/hook_types.ts";
+import type { HookEventName } from "../../lib/hook/hook_types.ts";
 import { CANARY } from "./_world.ts";
 
 const STACK = /^\s+at \S.*(:\d+:\d+\)?|\(native\))$|\b(TypeError|RangeError|ReferenceError|SyntaxError|InternalError): |\bnode:internal|\bbun:/m;

@@ -3,7 +3,7 @@
 import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HookEventName } from "../../lib/hook_types.ts";
+import type { HookEventName } from "../../lib/hook/hook_types.ts";
 import { deepJson, HOSTILE_SNIPPETS, mutateBytes } from "./_mutate.ts";
 import type { Rng } from "./_rng.ts";
 import { ROOT, SESSION, type Shared, type World } from "./_world.ts";

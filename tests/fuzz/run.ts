@@ -13,16 +13,16 @@ import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { handleHook, type HookHandler } from "../../lib/handle_hook.ts";
-import type { HookEventName } from "../../lib/hook_types.ts";
-import { HOOK_NAMES } from "../../lib/hook_names.ts";
-import { preCompactHook } from "../../lib/pre_compact_hook.ts";
-import { postCompactHook } from "../../lib/post_compact_hook.ts";
-import { sessionStartHook } from "../../lib/session_start_hook.ts";
-import { userPromptSubmitHook } from "../../lib/user_prompt_submit_hook.ts";
-import { preToolUseHook } from "../../lib/pre_tool_use_hook.ts";
-import { postToolUseHook } from "../../lib/post_tool_use_hook.ts";
-import { stopHook } from "../../lib/stop_hook.ts";
+import { handleHook, type HookHandler } from "../../lib/hook/handle_hook.ts";
+import type { HookEventName } from "../../lib/hook/hook_types.ts";
+import { HOOK_NAMES } from "../../lib/hook/hook_names.ts";
+import { preCompactHook } from "../../lib/events/pre_compact.ts";
+import { postCompactHook } from "../../lib/events/post_compact.ts";
+import { sessionStartHook } from "../../lib/events/session_start.ts";
+import { userPromptSubmitHook } from "../../lib/events/user_prompt_submit.ts";
+import { preToolUseHook } from "../../lib/events/pre_tool_use.ts";
+import { postToolUseHook } from "../../lib/events/post_tool_use.ts";
+import { stopHook } from "../../lib/events/stop.ts";
 import { checkOutput } from "./_check.ts";
 import { mutateBytes } from "./_mutate.ts";
 import { mixSeed, Rng } from "./_rng.ts";
@@ -405,7 +405,7 @@ Command: \`bun tests/fuzz/run.ts --seed ${a.seed} --cases ${a.cases} --spawn ${a
 **${sum((r) => r.inProcess + r.binary).toLocaleString("en")} cases, ${sum((r) => r.failureCount)} failures.**
 
 What ran where:
-- **in-process**: \`handleHook(event, handler, stdin, { env })\` from \`lib/handle_hook.ts\` with the hook's
+- **in-process**: \`handleHook(event, handler, stdin, { env })\` from \`lib/hook/handle_hook.ts\` with the hook's
   handler from \`lib/*_hook.ts\`: the binary's code path minus \`readStdin()\` and the stdout write
   (stdin bytes are decoded with \`TextDecoder\` exactly as \`readStdin()\` does);
 - **binary**: the compiled \`dist/<hook>\` or \`dist/rehydrate <hook>\`, spawned with the stdin bytes, in

@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { handleHook, type HookContext } from "../../lib/handle_hook.ts";
-import type { HookEventName } from "../../lib/hook_types.ts";
+import { handleHook, type HookContext } from "../../lib/hook/handle_hook.ts";
+import type { HookEventName } from "../../lib/hook/hook_types.ts";
 
 export const FIXTURES: string = join(import.meta.dirname!, "..", "fixtures", "orchestration");
 export const SCHEMAS: string = join(import.meta.dirname!, "..", "..", "schemas");

@@ -2,10 +2,10 @@
 // given wall-clock moment so that all children start together, runs one hook
 // handler through handleHook, and prints its stdout (or the recordDelivery
 // result) as one JSON line.
-import { handleHook } from "../../lib/handle_hook.ts";
-import { rereadPreToolUse } from "../../lib/reread_pre_tool_use.ts";
-import { rereadStop } from "../../lib/reread_stop.ts";
-import { recordDelivery } from "../../lib/delivery_record.ts";
+import { handleHook } from "../../lib/hook/handle_hook.ts";
+import { rereadPreToolUse } from "../../lib/reread/pre_tool_use.ts";
+import { rereadStop } from "../../lib/reread/stop.ts";
+import { recordDelivery } from "../../lib/delivery/record.ts";
 
 const [mode, stdinFile, startAt] = process.argv.slice(-3);
 const { readFileSync } = await import("node:fs");

@@ -4,8 +4,8 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type HookContext, handleHook, type HookOutcome } from "../../lib/handle_hook.ts";
-import type { HookEventName, HookReply } from "../../lib/hook_types.ts";
+import { type HookContext, handleHook, type HookOutcome } from "../../lib/hook/handle_hook.ts";
+import type { HookEventName, HookReply } from "../../lib/hook/hook_types.ts";
 
 export const ROOT = join(import.meta.dirname!, "..", "..");
 export const INPUTS = join(ROOT, "..", "shared", "fixtures", "claude-code-2.1.197", "hook-inputs");

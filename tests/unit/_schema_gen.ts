@@ -1,7 +1,7 @@
 // Random JSON Schemas and values for the differential tests of validateSchema
 // (tests/unit/validate_schema.test.ts against ajv, tests/unit/validate_schema_oracle.test.ts against
 // the previous walk). Seeded through the caller's generator, so a failure reproduces.
-import type { JsonSchema } from "../../lib/validate_schema.ts";
+import type { JsonSchema } from "../../lib/schema/validate_schema.ts";
 
 type Obj = Record<string, unknown>;
 

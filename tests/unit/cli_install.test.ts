@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path, { join } from "node:path";
-import { cliInstall } from "../../lib/cli_install.ts";
-import { cliUninstall } from "../../lib/cli_uninstall.ts";
-import { parseJsonTree } from "../../lib/_settings_json.ts";
-import { commandHook, hooksFor, listOurEntries, planInstall, planUninstall } from "../../lib/_install_plan.ts";
-import { commandPrefix, quoteShellPath, resolveBinary } from "../../lib/_install_command.ts";
-import { unifiedDiff } from "../../lib/_install_diff.ts";
+import { cliInstall } from "../../lib/cli/install.ts";
+import { cliUninstall } from "../../lib/cli/uninstall.ts";
+import { parseJsonTree } from "../../lib/cli/_settings_json.ts";
+import { commandHook, hooksFor, listOurEntries, planInstall, planUninstall } from "../../lib/cli/_install_plan.ts";
+import { commandPrefix, quoteShellPath, resolveBinary } from "../../lib/cli/_install_command.ts";
+import { unifiedDiff } from "../../lib/cli/_install_diff.ts";
 
 const FIX = join(import.meta.dirname!, "..", "fixtures", "settings");
 const ALL = hooksFor(["projects", "orchestration", "dispatch"]);
@@ -303,8 +303,8 @@ describe("command paths", () => {
     const other = join(dir, "rh");
     writeFileSync(good, "");
     writeFileSync(other, "");
-    assert.ok("error" in resolveBinary({ execPath: "/usr/local/bin/bun", moduleUrl: "file:///work/main/lib/cli_install.ts" }));
-    assert.ok("error" in resolveBinary({ execPath: "C:\\tools\\deno.exe", moduleUrl: "file:///C:/src/lib/cli_install.ts" }));
+    assert.ok("error" in resolveBinary({ execPath: "/usr/local/bin/bun", moduleUrl: "file:///work/main/lib/cli/install.ts" }));
+    assert.ok("error" in resolveBinary({ execPath: "C:\\tools\\deno.exe", moduleUrl: "file:///C:/src/lib/cli/install.ts" }));
     assert.ok("error" in resolveBinary({ execPath: "/$bunfs/root/rehydrate", moduleUrl: "file:///$bunfs/root/rehydrate" }));
     assert.ok("error" in resolveBinary({ command: "B:/~BUN/root/rehydrate.exe" }));
     assert.ok("error" in resolveBinary({ command: other }));
@@ -445,7 +445,7 @@ describe("cliInstall() and cliUninstall()", () => {
     const env = { cwd: s.project, homeDir: s.home, env: { HOME: s.home } };
     for (const [args, code] of [[["--user", "--project", "x"], 2], [["--workflows", "nope"], 2], [["--bogus"], 2], [["--project", join(s.project, "missing")], 1], [[], 1]] as const) {
       const c = collector();
-      assert.equal(cliInstall([...args], c.io, { ...env, execPath: "/usr/bin/bun", moduleUrl: "file:///src/lib/cli_install.ts" }), code, args.join(" "));
+      assert.equal(cliInstall([...args], c.io, { ...env, execPath: "/usr/bin/bun", moduleUrl: "file:///src/lib/cli/install.ts" }), code, args.join(" "));
       assert.equal(c.err().split("\n").filter(Boolean).length, 1, args.join(" "));
     }
   });

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cliMigrate } from "../../lib/cli_migrate.ts";
-import { readManifest } from "../../lib/read_manifest.ts";
+import { cliMigrate } from "../../lib/cli/migrate.ts";
+import { readManifest } from "../../lib/projects/read_manifest.ts";
 
 const WORKSPACE = join(import.meta.dirname!, "..", "fixtures", "workspace", "nexus");
 const LEGACY = join("02-projects", "03-legacy-notes", "01-planning");

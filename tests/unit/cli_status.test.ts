@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cliStatus, type StatusReport } from "../../lib/cli_status.ts";
-import { sanitizeProjectPath } from "../../lib/_doctor_files.ts";
+import { cliStatus, type StatusReport } from "../../lib/cli/status.ts";
+import { sanitizeProjectPath } from "../../lib/cli/_doctor_files.ts";
 
 const FIX = join(import.meta.dirname!, "..", "fixtures");
 const SESSION = "7da37d46-8061-4f75-801e-26383afad198";

@@ -2,8 +2,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliValidate } from "../../lib/cli_validate.ts";
-import { SCHEMAS } from "../../lib/schemas.ts";
+import { cliValidate } from "../../lib/cli/validate.ts";
+import { SCHEMAS } from "../../lib/cli/_schemas.ts";
 
 const HERE = import.meta.dirname!;
 const ROOT = join(HERE, "..", "..");
@@ -18,7 +18,7 @@ function runValidate(args: string[]): { code: number; out: string[]; err: string
 }
 
 describe("embedded schemas", () => {
-  test("lib/schemas.ts holds every schemas/*.json file, unchanged", () => {
+  test("lib/cli/_schemas.ts holds every schemas/*.json file, unchanged", () => {
     const files = readdirSync(join(ROOT, "schemas")).filter((f) => f.endsWith(".v1.json")).sort();
     assert.deepEqual(Object.keys(SCHEMAS).map((n) => `${n}.v1.json`).sort(), files);
     for (const f of files) {

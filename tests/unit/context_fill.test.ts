@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { contextFill } from "../../lib/context_fill.ts";
-import { contextWindow } from "../../lib/context_window.ts";
+import { contextFill } from "../../lib/transcript/context_fill.ts";
+import { contextWindow } from "../../lib/transcript/context_window.ts";
 import { generateTranscriptText } from "./_transcript_gen.ts";
 
 const FIXTURES = join(import.meta.dirname!, "..", "..", "..", "shared", "fixtures");

@@ -4,9 +4,9 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { recordDelivery } from "../../lib/delivery_record.ts";
-import { pendingDelivery } from "../../lib/delivery_pending.ts";
-import { rereadPreCompact } from "../../lib/reread_pre_compact.ts";
+import { recordDelivery } from "../../lib/delivery/record.ts";
+import { pendingDelivery } from "../../lib/delivery/pending.ts";
+import { rereadPreCompact } from "../../lib/dispatch/pre_compact.ts";
 import { payload, PROJECT, run, sandbox } from "./_reread_harness.ts";
 
 const SID = "35dd7dd6-f123-4616-a3f3-fc3591e3ecbf";

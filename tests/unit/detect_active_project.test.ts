@@ -1,11 +1,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { detectActiveProject } from "../../lib/detect_active_project.ts";
-import { scanTranscript } from "../../lib/scan_transcript.ts";
-import { detectWorkspace } from "../../lib/detect_workspace.ts";
-import { cliDetect } from "../../lib/cli_detect.ts";
-import type { TranscriptRow } from "../../lib/transcript_row.ts";
+import { detectActiveProject } from "../../lib/detect/active_project.ts";
+import { scanTranscript } from "../../lib/transcript/scan_transcript.ts";
+import { detectWorkspace } from "../../lib/detect/workspace.ts";
+import { cliDetect } from "../../lib/cli/detect.ts";
+import type { TranscriptRow } from "../../lib/transcript/transcript_row.ts";
 
 const DIR = join(import.meta.dirname ?? ".", "..", "fixtures", "detection");
 const detect = (name: string, options = {}) => detectActiveProject(scanTranscript(join(DIR, name)), options);

@@ -7,12 +7,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
-import { scanTranscript, type ScanTranscriptStats } from "../../lib/scan_transcript.ts";
-import { reverseLines, type ReverseLinesStats } from "../../lib/_transcript_lines.ts";
-import { collectEvidence, collectEvidenceFromLines, type DetectionEvidence, MAX_TOTAL_TEXT_CHARS } from "../../lib/_detect_evidence.ts";
-import type { TranscriptRow } from "../../lib/transcript_row.ts";
-import { toolResultLineIds } from "../../lib/_tool_result_line.ts";
-import { detectWorkspace } from "../../lib/detect_workspace.ts";
+import { scanTranscript, type ScanTranscriptStats } from "../../lib/transcript/scan_transcript.ts";
+import { reverseLines, type ReverseLinesStats } from "../../lib/transcript/lines.ts";
+import { collectEvidence, collectEvidenceFromLines, type DetectionEvidence, MAX_TOTAL_TEXT_CHARS } from "../../lib/detect/_evidence.ts";
+import type { TranscriptRow } from "../../lib/transcript/transcript_row.ts";
+import { toolResultLineIds } from "../../lib/transcript/tool_result_line.ts";
+import { detectWorkspace } from "../../lib/detect/workspace.ts";
 import { createRandom, generateTranscriptText, type TranscriptMess } from "./_transcript_gen.ts";
 import { transcriptLines } from "../../bench/gen/transcript.ts";
 

@@ -1,8 +1,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { countTokens } from "../../lib/count_tokens.ts";
-import { CLAUDE_CODE_HOOK_TEXT_LIMIT, fitBudget } from "../../lib/fit_budget.ts";
-import type { BudgetSection } from "../../lib/fit_budget.ts";
+import { countTokens } from "../../lib/transcript/count_tokens.ts";
+import { CLAUDE_CODE_HOOK_TEXT_LIMIT, fitBudget } from "../../lib/hook/fit_budget.ts";
+import type { BudgetSection } from "../../lib/hook/fit_budget.ts";
 import { mulberry32 } from "./_rng.ts";
 
 describe("countTokens()", () => {

@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readStdin } from "../../lib/read_stdin.ts";
-import { parseHookInput } from "../../lib/parse_hook_input.ts";
-import { handleHook } from "../../lib/handle_hook.ts";
+import { readStdin } from "../../lib/hook/read_stdin.ts";
+import { parseHookInput } from "../../lib/hook/parse_hook_input.ts";
+import { handleHook } from "../../lib/hook/handle_hook.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "rehydrate-io-"));
 const STOP = JSON.stringify({ session_id: "abc-123", transcript_path: "", cwd: "/p", hook_event_name: "Stop", stop_hook_active: false });

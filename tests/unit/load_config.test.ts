@@ -4,15 +4,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { type ConfigIssue, loadConfig } from "../../lib/load_config.ts";
-import { defaultConfig } from "../../lib/default_config.ts";
+import { type ConfigIssue, loadConfig } from "../../lib/config/load_config.ts";
+import { defaultConfig } from "../../lib/config/default_config.ts";
 
 const DEFAULT_CONFIG = defaultConfig();
-import { configSchema } from "../../lib/_config_schema.ts";
+import { configSchema } from "../../lib/config/config_schema.ts";
 
 const CONFIG_SCHEMA = configSchema();
-import { validateSchema } from "../../lib/validate_schema.ts";
-import { isDateTime } from "../../lib/_schema_check.ts";
+import { validateSchema } from "../../lib/schema/validate_schema.ts";
+import { isDateTime } from "../../lib/schema/_check.ts";
 import { mulberry32 as rng } from "./_rng.ts";
 
 type Obj = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VERSION } from "../../lib/version.ts";
+import { VERSION } from "../../lib/hook/version.ts";
 
 const ROOT = join(import.meta.dirname!, "..", "..");
 const RUNTIME = "Deno" in globalThis ? [process.execPath, "run", "-A"] : [process.execPath];

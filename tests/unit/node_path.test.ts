@@ -1,9 +1,9 @@
-// lib/_node_path.ts writes out node:path's POSIX functions (loading node:path cost every hook 0.16
+// lib/node/path.ts writes out node:path's POSIX functions (loading node:path cost every hook 0.16
 // million instructions); node:path.posix is the oracle, on every short path and on seeded random ones.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { posix } from "node:path";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "../../lib/_node_path.ts";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "../../lib/node/path.ts";
 import { mulberry32 } from "./_rng.ts";
 
 const POSIX = process.platform !== "win32";

@@ -28,8 +28,8 @@ test("checkpoints written by several processes at once get distinct, gap-free nu
   const ws = workspace();
   const script = join(ws, ".home", "writer.ts");
   writeFileSync(script, `
-import { handleHook } from ${JSON.stringify(pathToFileURL(join(LIB, "handle_hook.ts")).href)};
-import { orchestrationPreCompact } from ${JSON.stringify(pathToFileURL(join(LIB, "orchestration_checkpoint.ts")).href)};
+import { handleHook } from ${JSON.stringify(pathToFileURL(join(LIB, "hook", "handle_hook.ts")).href)};
+import { orchestrationPreCompact } from ${JSON.stringify(pathToFileURL(join(LIB, "orchestration", "checkpoint.ts")).href)};
 const ws = process.env.ORCH_WS;
 const env = { CLAUDE_PROJECT_DIR: ws, REHYDRATE_STATE_DIR: ws + "/.home/state", HOME: ws + "/.home" };
 const input = JSON.stringify({ session_id: "sess-" + process.env.ORCH_ID, transcript_path: "", cwd: ws, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null });

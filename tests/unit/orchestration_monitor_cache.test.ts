@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { orchestrationPromptContext } from "../../lib/orchestration_monitor.ts";
+import { orchestrationPromptContext } from "../../lib/orchestration/monitor.ts";
 import { inHook, transcript, workspace } from "./_orchestration_env.ts";
 
 test("orchestrationPromptContext() reuses the resumption status while ORCHESTRATION.yaml is unchanged, and re-reads it after an edit", async () => {

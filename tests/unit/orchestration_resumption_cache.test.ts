@@ -2,8 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readResumptionCached } from "../../lib/_orch_resumption_cache.ts";
-import { readOrchestrationResumption } from "../../lib/orchestration_resumption.ts";
+import { readResumptionCached } from "../../lib/orchestration/_resumption_cache.ts";
+import { readOrchestrationResumption } from "../../lib/orchestration/resumption.ts";
 import { inHook, workspace } from "./_orchestration_env.ts";
 
 function setup() {

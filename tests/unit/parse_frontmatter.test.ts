@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { parse as yamlParse } from "yaml";
-import { parseFrontmatter } from "../../lib/parse_frontmatter.ts";
+import { parseFrontmatter } from "../../lib/yaml/parse_frontmatter.ts";
 
 const FIXTURES = join(import.meta.dirname!, "..", "fixtures", "frontmatter");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";

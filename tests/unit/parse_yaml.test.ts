@@ -4,8 +4,8 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { parse as yamlParse } from "yaml";
-import { parseYaml, type YamlErrorCode } from "../../lib/parse_yaml.ts";
-import { loadYaml, YamlSyntaxError } from "../../lib/yaml_syntax_error.ts";
+import { parseYaml, type YamlErrorCode } from "../../lib/yaml/parse_yaml.ts";
+import { loadYaml, YamlSyntaxError } from "../../lib/yaml/yaml_syntax_error.ts";
 
 const FIXTURES = join(import.meta.dirname!, "..", "fixtures", "yaml");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";

@@ -18,7 +18,7 @@ import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import process from "node:process";
 import { parseDocument } from "yaml";
-import { parseYaml } from "../../lib/parse_yaml.ts";
+import { parseYaml } from "../../lib/yaml/parse_yaml.ts";
 import { mulberry32 } from "./_rng.ts";
 
 const SEED = Number(process.env.YAML_DIFF_SEED ?? 20260219);

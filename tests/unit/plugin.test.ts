@@ -7,8 +7,8 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { HOOK_NAMES } from "../../lib/hook_names.ts";
-import { hooksFor, WORKFLOWS } from "../../lib/_install_plan.ts";
+import { HOOK_NAMES } from "../../lib/hook/hook_names.ts";
+import { hooksFor, WORKFLOWS } from "../../lib/cli/_install_plan.ts";
 
 const ROOT = join(import.meta.dirname!, "..", "..");
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;

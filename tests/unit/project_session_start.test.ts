@@ -13,13 +13,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { handleHook } from "../../lib/handle_hook.ts";
-import type { HookContext } from "../../lib/handle_hook.ts";
-import { projectSessionStart } from "../../lib/project_session_start.ts";
-import type { ProjectSessionStartResult } from "../../lib/project_session_start.ts";
-import { detectSessionMode } from "../../lib/detect_session_mode.ts";
-import { buildNexusContext } from "../../lib/build_nexus_context.ts";
-import { scanSkills } from "../../lib/scan_skills.ts";
+import { handleHook } from "../../lib/hook/handle_hook.ts";
+import type { HookContext } from "../../lib/hook/handle_hook.ts";
+import { projectSessionStart } from "../../lib/projects/session_start.ts";
+import type { ProjectSessionStartResult } from "../../lib/projects/session_start.ts";
+import { detectSessionMode } from "../../lib/projects/session_mode.ts";
+import { buildNexusContext } from "../../lib/projects/build_nexus_context.ts";
+import { scanSkills } from "../../lib/projects/scan_skills.ts";
 
 const HERE = import.meta.dirname!;
 const FIXTURES = join(HERE, "..", "fixtures");

@@ -1,4 +1,4 @@
-// The usual prompt's fast path (lib/quiet_prompt.ts) against its oracle, the full UserPromptSubmit
+// The usual prompt's fast path (lib/events/quiet_prompt.ts) against its oracle, the full UserPromptSubmit
 // hook: from the same files, the hook binary's entry (fast path, else the full hook) and the full
 // hook alone must print the same and leave the same files, prompt after prompt, whatever changed
 // in between. The fast path must also really be taken when only the fill changed.
@@ -6,12 +6,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { handleHook } from "../../lib/handle_hook.ts";
-import { userPromptSubmitHook } from "../../lib/user_prompt_submit_hook.ts";
-import { preCompactHook } from "../../lib/pre_compact_hook.ts";
-import { quietPrompt } from "../../lib/quiet_prompt.ts";
-import { writeQuietMemo } from "../../lib/quiet_prompt_memo.ts";
-import { orchestrationPromptContext, type QuietFacts } from "../../lib/orchestration_monitor.ts";
+import { handleHook } from "../../lib/hook/handle_hook.ts";
+import { userPromptSubmitHook } from "../../lib/events/user_prompt_submit.ts";
+import { preCompactHook } from "../../lib/events/pre_compact.ts";
+import { quietPrompt } from "../../lib/events/quiet_prompt.ts";
+import { writeQuietMemo } from "../../lib/events/quiet_prompt_memo.ts";
+import { orchestrationPromptContext, type QuietFacts } from "../../lib/orchestration/monitor.ts";
 import { ajvFor, inHook, workspace } from "./_orchestration_env.ts";
 import { mulberry32 } from "./_rng.ts";
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readManifest } from "../../lib/read_manifest.ts";
+import { readManifest } from "../../lib/projects/read_manifest.ts";
 
 const FIXTURES = join(import.meta.dirname!, "..", "fixtures", "workspace");
 const PROJECTS = join(FIXTURES, "nexus", "02-projects");

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readSteps } from "../../lib/read_steps.ts";
+import { readSteps } from "../../lib/projects/read_steps.ts";
 
 const WORKSPACE = join(import.meta.dirname!, "..", "fixtures", "workspace", "nexus", "02-projects");
 

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultConfig } from "../../lib/default_config.ts";
+import { defaultConfig } from "../../lib/config/default_config.ts";
 
 const DEFAULT_CONFIG = defaultConfig();
 

@@ -2,10 +2,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { redact } from "../../lib/redact.ts";
-import type { RedactionKind } from "../../lib/redact.ts";
-import { redactValue } from "../../lib/redact_value.ts";
-import { ANY_HINT, redactRules } from "../../lib/_redact_rules.ts";
+import { redact } from "../../lib/redact/redact.ts";
+import type { RedactionKind } from "../../lib/redact/redact.ts";
+import { redactValue } from "../../lib/redact/redact_value.ts";
+import { ANY_HINT, redactRules } from "../../lib/redact/_rules.ts";
 
 const REDACT_RULES = redactRules();
 import { mulberry32 } from "./_rng.ts";

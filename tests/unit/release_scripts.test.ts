@@ -98,8 +98,8 @@ describe("check-release.sh", () => {
   function files(dir: string, version: string, { plugin = version, launcher = version, lib = version, changelog = `## ${version}\n- notes\n` } = {}): void {
     mkdirSync(join(dir, ".claude-plugin"), { recursive: true });
     mkdirSync(join(dir, "plugin"), { recursive: true });
-    mkdirSync(join(dir, "lib"), { recursive: true });
-    writeFileSync(join(dir, "lib", "version.ts"), `/** The version. */\nexport const VERSION: string = "${lib}";\n`);
+    mkdirSync(join(dir, "lib", "hook"), { recursive: true });
+    writeFileSync(join(dir, "lib", "hook", "version.ts"), `/** The version. */\nexport const VERSION: string = "${lib}";\n`);
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "rehydrate", version, devDependencies: { x: { version: "9.9.9" } } }, null, 2) + "\n");
     writeFileSync(join(dir, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "rehydrate", version: plugin }, null, 2) + "\n");
     writeFileSync(join(dir, "plugin", "rehydrate-launcher"), `#!/bin/sh\nVERSION=${launcher}\n`);
@@ -143,14 +143,14 @@ describe("check-release.sh", () => {
     });
   });
 
-  test("refuses a tag that does not match package.json, plugin.json, the launcher, lib/version.ts or the CHANGELOG", { skip: SKIP_POSIX }, () => {
+  test("refuses a tag that does not match package.json, plugin.json, the launcher, lib/hook/version.ts or the CHANGELOG", { skip: SKIP_POSIX }, () => {
     withRepo((dir) => {
       refused(check(dir, "v1.2.4"), /tag v1\.2\.4 does not match package\.json's version 1\.2\.3/);
       refused(check(dir, "release-1"), /not a version tag/);
       const cases: [Parameters<typeof files>[2], RegExp][] = [
         [{ plugin: "1.2.2" }, /plugin\.json has version "1\.2\.2"/],
         [{ launcher: "1.2.2" }, /rehydrate-launcher has VERSION=1\.2\.2/],
-        [{ lib: "1.2.2" }, /lib\/version\.ts has VERSION "1\.2\.2"/],
+        [{ lib: "1.2.2" }, /lib\/hook\/version\.ts has VERSION "1\.2\.2"/],
         [{ changelog: "## 1.2.30\n- close but not it\n" }, /CHANGELOG\.md has no "## 1\.2\.3" section/],
       ];
       for (const [change, message] of cases) {

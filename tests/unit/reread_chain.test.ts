@@ -4,12 +4,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { rereadPostToolUse } from "../../lib/reread_post_tool_use.ts";
-import { rereadPreCompact } from "../../lib/reread_pre_compact.ts";
-import { rereadPreToolUse } from "../../lib/reread_pre_tool_use.ts";
-import { rereadStop } from "../../lib/reread_stop.ts";
-import { sessionRole } from "../../lib/session_role.ts";
-import { dispatchSessionStart } from "../../lib/dispatch_session_start.ts";
+import { rereadPostToolUse } from "../../lib/dispatch/post_tool_use.ts";
+import { rereadPreCompact } from "../../lib/dispatch/pre_compact.ts";
+import { rereadPreToolUse } from "../../lib/reread/pre_tool_use.ts";
+import { rereadStop } from "../../lib/reread/stop.ts";
+import { sessionRole } from "../../lib/dispatch/session_role.ts";
+import { dispatchSessionStart } from "../../lib/dispatch/session_start.ts";
 import { asJson, DISPATCH, payload, PROJECT, ROOT, run, sandbox } from "./_reread_harness.ts";
 
 const SID = "35dd7dd6-f123-4616-a3f3-fc3591e3ecbf";

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { dispatchFile } from "../../lib/dispatch_file.ts";
+import { dispatchFile } from "../../lib/dispatch/dispatch_file.ts";
 import { DISPATCH, PROJECT } from "./_reread_harness.ts";
 
 const D = join(PROJECT, "docs", "handler-dispatches");

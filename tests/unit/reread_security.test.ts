@@ -15,13 +15,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rereadPostToolUse } from "../../lib/reread_post_tool_use.ts";
-import { rereadPreCompact } from "../../lib/reread_pre_compact.ts";
-import { rereadPreToolUse } from "../../lib/reread_pre_tool_use.ts";
-import { rereadStop } from "../../lib/reread_stop.ts";
-import { consumeRereadMarker } from "../../lib/reread_marker_consume.ts";
-import { writeRereadMarker } from "../../lib/reread_marker_write.ts";
-import { expireRereadState } from "../../lib/reread_marker_expire.ts";
+import { rereadPostToolUse } from "../../lib/dispatch/post_tool_use.ts";
+import { rereadPreCompact } from "../../lib/dispatch/pre_compact.ts";
+import { rereadPreToolUse } from "../../lib/reread/pre_tool_use.ts";
+import { rereadStop } from "../../lib/reread/stop.ts";
+import { consumeRereadMarker } from "../../lib/reread/marker_consume.ts";
+import { writeRereadMarker } from "../../lib/reread/marker_write.ts";
+import { expireRereadState } from "../../lib/reread/marker_expire.ts";
 import { asJson, payload, PROJECT, run, sandbox } from "./_reread_harness.ts";
 
 const SID = "35dd7dd6-f123-4616-a3f3-fc3591e3ecbf";

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
-import { scanTranscript, type ScanTranscriptStats } from "../../lib/scan_transcript.ts";
+import { scanTranscript, type ScanTranscriptStats } from "../../lib/transcript/scan_transcript.ts";
 import { createRandom, generateTranscriptText, type TranscriptMess } from "./_transcript_gen.ts";
 import { type ForwardRow, forwardParse } from "./_forward_parse.ts";
 

@@ -3,13 +3,13 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { validateSchema } from "../../lib/validate_schema.ts";
-import type { JsonSchema } from "../../lib/validate_schema.ts";
-import { isDateTime } from "../../lib/_schema_check.ts";
-import { configSchema } from "../../lib/_config_schema.ts";
+import { validateSchema } from "../../lib/schema/validate_schema.ts";
+import type { JsonSchema } from "../../lib/schema/validate_schema.ts";
+import { isDateTime } from "../../lib/schema/_check.ts";
+import { configSchema } from "../../lib/config/config_schema.ts";
 
 const CONFIG_SCHEMA = configSchema();
-import { defaultConfig } from "../../lib/default_config.ts";
+import { defaultConfig } from "../../lib/config/default_config.ts";
 
 const DEFAULT_CONFIG = defaultConfig();
 

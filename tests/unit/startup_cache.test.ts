@@ -15,14 +15,14 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listProjects } from "../../lib/_project_list.ts";
-import { openStartupCache, saveStartupCache } from "../../lib/_startup_cache.ts";
-import { scanSkills } from "../../lib/scan_skills.ts";
-import { redact } from "../../lib/redact.ts";
-import { defaultConfig } from "../../lib/default_config.ts";
-import { handleHook } from "../../lib/handle_hook.ts";
-import type { HookContext } from "../../lib/handle_hook.ts";
-import { projectSessionStart } from "../../lib/project_session_start.ts";
+import { listProjects } from "../../lib/projects/_list.ts";
+import { openStartupCache, saveStartupCache } from "../../lib/projects/_startup_cache.ts";
+import { scanSkills } from "../../lib/projects/scan_skills.ts";
+import { redact } from "../../lib/redact/redact.ts";
+import { defaultConfig } from "../../lib/config/default_config.ts";
+import { handleHook } from "../../lib/hook/handle_hook.ts";
+import type { HookContext } from "../../lib/hook/handle_hook.ts";
+import { projectSessionStart } from "../../lib/projects/session_start.ts";
 
 const HERE = import.meta.dirname!;
 const WORKSPACE = join(HERE, "..", "fixtures", "workspace", "nexus");

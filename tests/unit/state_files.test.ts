@@ -6,16 +6,16 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { stateDir } from "../../lib/state_dir.ts";
-import { homeDir } from "../../lib/home_dir.ts";
-import { randomHex } from "../../lib/random_hex.ts";
-import { hashName } from "../../lib/hash_name.ts";
-import { ensurePrivateDir } from "../../lib/ensure_private_dir.ts";
-import { sessionKey } from "../../lib/session_key.ts";
-import { writeFileAtomic } from "../../lib/write_file_atomic.ts";
-import { readPrivateFile } from "../../lib/read_private_file.ts";
-import { updateSessionRecord } from "../../lib/update_session_record.ts";
-import { debugLog } from "../../lib/debug_log.ts";
+import { stateDir } from "../../lib/state/state_dir.ts";
+import { homeDir } from "../../lib/node/home_dir.ts";
+import { randomHex } from "../../lib/node/random_hex.ts";
+import { hashName } from "../../lib/node/hash_name.ts";
+import { ensurePrivateDir } from "../../lib/state/ensure_private_dir.ts";
+import { sessionKey } from "../../lib/state/session_key.ts";
+import { writeFileAtomic } from "../../lib/state/write_file_atomic.ts";
+import { readPrivateFile } from "../../lib/state/read_private_file.ts";
+import { updateSessionRecord } from "../../lib/state/session_record.ts";
+import { debugLog } from "../../lib/hook/debug_log.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "rehydrate-state-"));
 const posix = process.platform !== "win32";
@@ -262,7 +262,7 @@ describe("writeFileAtomic() without fsync", () => {
 
 describe("sweepTempFiles()", () => {
   test("sweepTempFiles() removes old temp files of killed writes, and nothing else", async () => {
-    const { sweepTempFiles } = await import("../../lib/sweep_temp_files.ts");
+    const { sweepTempFiles } = await import("../../lib/state/sweep_temp_files.ts");
     const { utimesSync } = await import("node:fs");
     const d = tmp();
     const old = new Date("2026-11-21T08:00:00Z");

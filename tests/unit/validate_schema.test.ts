@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { type JsonSchema, validateSchema } from "../../lib/validate_schema.ts";
-import { isDateTime } from "../../lib/_schema_check.ts";
+import { type JsonSchema, validateSchema } from "../../lib/schema/validate_schema.ts";
+import { isDateTime } from "../../lib/schema/_check.ts";
 import { mulberry32 as rng } from "./_rng.ts";
 import { pick, POOL, randomSchema, randomValue } from "./_schema_gen.ts";
 

@@ -1,11 +1,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { workingSet, type WorkingSetItem } from "../../lib/working_set.ts";
-import { textPathTokens } from "../../lib/_detect_paths.ts";
+import { workingSet, type WorkingSetItem } from "../../lib/detect/working_set.ts";
+import { textPathTokens } from "../../lib/detect/_paths.ts";
 import { mulberry32 } from "./_rng.ts";
-import { scanTranscript } from "../../lib/scan_transcript.ts";
-import type { TranscriptRow } from "../../lib/transcript_row.ts";
+import { scanTranscript } from "../../lib/transcript/scan_transcript.ts";
+import type { TranscriptRow } from "../../lib/transcript/transcript_row.ts";
 
 const DIR = join(import.meta.dirname ?? ".", "..", "fixtures", "detection");
 const set = (name: string, options = {}) => workingSet(scanTranscript(join(DIR, name)), options);

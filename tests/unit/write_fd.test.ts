@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeFd } from "../../lib/write_fd.ts";
+import { writeFd } from "../../lib/node/write_fd.ts";
 
 test("writeFd writes the whole text as UTF-8 and says so", () => {
   const dir = mkdtempSync(join(tmpdir(), "rehydrate-write-fd-"));

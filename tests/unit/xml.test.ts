@@ -1,13 +1,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { SaxesParser } from "saxes";
-import { escapeXmlAttr } from "../../lib/escape_xml_attr.ts";
-import { escapeXmlText } from "../../lib/escape_xml_text.ts";
-import { renderXml } from "../../lib/render_xml.ts";
-import { xmlElement } from "../../lib/xml_element.ts";
-import type { XmlChild, XmlElement } from "../../lib/xml_element.ts";
-import { xmlRaw } from "../../lib/xml_raw.ts";
-import { shortMonitorElement } from "../../lib/_orch_monitor_element.ts";
+import { escapeXmlAttr } from "../../lib/xml/escape_xml_attr.ts";
+import { escapeXmlText } from "../../lib/xml/escape_xml_text.ts";
+import { renderXml } from "../../lib/xml/render_xml.ts";
+import { xmlElement } from "../../lib/xml/xml_element.ts";
+import type { XmlChild, XmlElement } from "../../lib/xml/xml_element.ts";
+import { xmlRaw } from "../../lib/xml/xml_raw.ts";
+import { shortMonitorElement } from "../../lib/orchestration/monitor_element.ts";
 import { mulberry32 } from "./_rng.ts";
 
 /** Element structure as seen by a parser: names, attributes, merged text runs. */

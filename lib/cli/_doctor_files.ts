@@ -1,0 +1,93 @@
+/**
+ * Private helper of `rehydrate doctor` and `status`: finding the files they report on (the
+ * newest transcript of a project, the binary a hook command runs, checkpoints, markers).
+ *
+ * @module
+ */
+
+import { readdirSync, readFileSync, statSync } from "../node/fs.ts";
+import { join } from "../node/path.ts";
+import { firstWord } from "./_install_plan.ts";
+
+const NOT_ALNUM = /[^a-zA-Z0-9]/g;
+const PROJECT_DIR_VAR = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR\b/g;
+const HOME_VAR = /^~(?=\/|$)|\$\{HOME\}|\$HOME\b/g;
+
+/** Claude Code's config directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeConfigDir(homeDir: string, env: Record<string, string | undefined>): string {
+  return env.CLAUDE_CONFIG_DIR || join(homeDir, ".claude");
+}
+
+/** The transcript directory name of a project: every character outside `[A-Za-z0-9]` becomes `-`. */
+export function sanitizeProjectPath(dir: string): string {
+  return dir.replace(NOT_ALNUM, "-");
+}
+
+/** The newest `*.jsonl` of a project's transcript directory, or why there is none. */
+export function newestTranscript(
+  projectDir: string,
+  homeDir: string,
+  env: Record<string, string | undefined>,
+): { path: string; mtimeMs: number; size: number } | { missing: string } {
+  const projects = join(claudeConfigDir(homeDir, env), "projects");
+  let name = env.CLAUDE_CODE_PROJECT_DIR_NAME || sanitizeProjectPath(projectDir);
+  if (name.length > 200) {
+    // Longer names are cut to 200 characters and get a hash suffix we do not recompute: match the prefix.
+    const prefix = name.slice(0, 200) + "-";
+    const found = safeList(projects).find((n) => n.startsWith(prefix));
+    if (found) name = found;
+  }
+  const dir = join(projects, name);
+  let best: { path: string; mtimeMs: number; size: number } | null = null;
+  for (const entry of safeList(dir)) {
+    if (!entry.endsWith(".jsonl")) continue;
+    try {
+      const st = statSync(join(dir, entry));
+      if (st.isFile() && (best === null || st.mtimeMs > best.mtimeMs)) best = { path: join(dir, entry), mtimeMs: st.mtimeMs, size: st.size };
+    } catch { /* vanished */ }
+  }
+  return best ?? { missing: `no transcript in ${dir}` };
+}
+
+/**
+ * The executable a hook command runs, with `$CLAUDE_PROJECT_DIR` and `~`/`$HOME` filled in; a
+ * bare name is looked up on `PATH` (returned as is when not found).
+ */
+export function commandBinary(command: string, projectDir: string, homeDir: string, env: Record<string, string | undefined> = {}): string {
+  const word = firstWord(command).word.replace(PROJECT_DIR_VAR, () => projectDir).replace(HOME_VAR, () => homeDir);
+  if (word.includes("/") || word.includes("\\")) return word;
+  const win = process.platform === "win32";
+  for (const dir of (env.PATH ?? env.Path ?? "").split(win ? ";" : ":")) {
+    if (!dir) continue;
+    for (const name of win ? [word, word + ".exe"] : [word]) {
+      try {
+        if (statSync(join(dir, name)).isFile()) return join(dir, name);
+      } catch { /* not here */ }
+    }
+  }
+  return word;
+}
+
+/** Names in a directory; none when it cannot be listed. */
+export function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** A JSON file's value, or null when it is missing, too large or not JSON. */
+export function readJson(path: string, maxBytes = 4 * 1024 * 1024): unknown {
+  try {
+    if (statSync(path).size > maxBytes) return null;
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** `cx-NNN-checkpoint.json` files of a checkpoints directory, lowest number first. */
+export function checkpointFiles(dir: string): string[] {
+  return safeList(dir).filter((n) => /^cx-\d{3,}-checkpoint\.json$/.test(n)).map((n) => join(dir, n));
+}

@@ -1,0 +1,36 @@
+import { statSync } from "../node/fs.ts";
+import { resolve } from "../node/path.ts";
+import { loadConfig } from "../config/load_config.ts";
+import type { OrchSettings } from "../orchestration/paths.ts";
+
+/** Parsed arguments of an orchestration CLI verb. */
+export type OrchCliArgs =
+  | { help: true }
+  | { help: false; projectDir: string; settings: OrchSettings }
+  | { error: string };
+
+/** Parses `[--project DIR] [--help]` and loads the config of that project. */
+export function parseOrchCliArgs(args: string[], env: Record<string, string | undefined>): OrchCliArgs {
+  let project: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--help" || a === "-h") return { help: true };
+    if (a === "--project" || a === "-p") {
+      const v = args[++i];
+      if (v === undefined || v === "") return { error: `${a} needs a directory` };
+      project = v;
+    } else if (a.startsWith("--project=")) {
+      project = a.slice("--project=".length);
+      if (project === "") return { error: "--project needs a directory" };
+    } else {
+      return { error: `unknown argument "${a}"` };
+    }
+  }
+  const projectDir = resolve(project ?? (env.CLAUDE_PROJECT_DIR || process.cwd()));
+  try {
+    if (!statSync(projectDir).isDirectory()) return { error: `not a directory: ${projectDir}` };
+  } catch {
+    return { error: `no such directory: ${projectDir}` };
+  }
+  return { help: false, projectDir, settings: loadConfig(projectDir, { env }).config.orchestration };
+}

@@ -1,0 +1,360 @@
+import { spawnSync } from "node:child_process";
+import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readSync, realpathSync, statSync } from "../node/fs.ts";
+import { join, resolve } from "../node/path.ts";
+import type { CliIo } from "./main.ts";
+import { cliValidate } from "./validate.ts";
+import { stateDir } from "../state/state_dir.ts";
+import { VERSION } from "../hook/version.ts";
+import { HOOK_NAMES } from "../hook/hook_names.ts";
+import { isVirtualPath } from "./_install_command.ts";
+import { detectWorkflows, projectConfig, readOptions, resolveEnv, type ResolvedEnv, settingsPath, type VerbEnv } from "./_install_detect.ts";
+import { hooksFor, listOurEntries, type OurEntry, type Workflow } from "./_install_plan.ts";
+import { readSettings } from "./_install_settings_file.ts";
+import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_doctor_files.ts";
+import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
+
+/** The verdict of one check. */
+export type DoctorStatus = "pass" | "warn" | "fail";
+
+/** One line of the doctor's report. */
+export interface DoctorCheck {
+  status: DoctorStatus;
+  /** What was checked: `binary`, `settings`, `config`, `files`, `state`, `transcript`, `latency`. */
+  area: string;
+  message: string;
+}
+
+/** Options for {@linkcode cliDoctor}: where things are. */
+export interface CliDoctorOptions extends VerbEnv {
+  /** The running executable. Default `process.execPath`. */
+  execPath?: string;
+  /** URL of the running module (inside `/$bunfs` in a compiled binary). Default `import.meta.url`. */
+  moduleUrl?: string;
+  /** Timed runs per hook. Default 5. */
+  runs?: number;
+}
+
+const HELP = `Usage: rehydrate doctor [--project DIR] [--json] [--no-latency]
+
+Checks the installation and prints one pass/warn/fail line per check; exits 1
+when anything fails.
+
+  binary       the binaries the settings name exist, run, and print their version
+  settings     project and user settings register the hooks the workflows need,
+               once, with timeouts in seconds
+  config       .claude/rehydrate.json files are valid (unknown keys and bad
+               types with their JSON path)
+  files        manifests, checkpoints and state files of the detected workflows
+               are valid (as rehydrate validate checks them)
+  state        the state directory is 0700 and ours, its files 0600
+  transcript   the newest transcript of the project is readable
+  latency      each installed hook, 5 runs against the binary's --version, in a
+               scratch project (nothing in yours is touched); medians in ms
+
+Options:
+  --project DIR   the project to check (default: the current directory)
+  --json          print the report as JSON
+  --no-latency    skip the timing
+  -h, --help      show this help
+
+Examples:
+  rehydrate doctor
+  rehydrate doctor --project ~/work/site --no-latency
+  rehydrate doctor --json | jq '.checks[] | select(.status != "pass")'
+`;
+
+/**
+ * `rehydrate doctor`: checks binaries, settings entries, configs, workflow files, the state
+ * directory, the newest transcript and the hooks' latency, and prints a pass/warn/fail list (or
+ * JSON). Returns 1 when a check fails, 0 otherwise, 2 on a usage error.
+ *
+ * @example
+ * ```ts
+ * const io = { out: (t: string) => process.stdout.write(t), err: (t: string) => process.stderr.write(t) };
+ * const code = cliDoctor(["--no-latency"], io);
+ * ```
+ */
+export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions = {}): number {
+  if (args.includes("-h") || args.includes("--help")) {
+    io.out(HELP);
+    return 0;
+  }
+  const opts = readOptions(args, { flags: ["--json", "--no-latency"], values: ["--project"] });
+  if (opts.error) {
+    io.err(`rehydrate doctor: ${opts.error}; run rehydrate doctor --help\n`);
+    return 2;
+  }
+  const env = resolveEnv(options);
+  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  if (!isDir(projectDir)) {
+    io.err(`rehydrate doctor: no directory ${projectDir}; pass --project DIR\n`);
+    return 2;
+  }
+  const checks: DoctorCheck[] = [];
+  const add = (status: DoctorStatus, area: string, message: string) => void checks.push({ status, area, message });
+  const loaded = projectConfig(projectDir, env);
+  const workflows = detectWorkflows(projectDir, loaded).filter((f) => f.used).map((f) => f.workflow);
+
+  // Settings, and from them the binaries.
+  const scopes: { name: string; file: string; entries: OurEntry[] }[] = [];
+  for (const user of [false, true]) {
+    const file = settingsPath({ user, projectDir }, env.homeDir);
+    if (user && scopes.some((s) => resolve(s.file) === resolve(file))) continue;
+    const read = readSettings(file);
+    if ("error" in read) {
+      add("fail", "settings", `${read.error}`);
+      continue;
+    }
+    const listed = listOurEntries(read.text);
+    if ("error" in listed) {
+      add("fail", "settings", `${file}:${listed.error.line}:${listed.error.column}: ${listed.error.message}`);
+      continue;
+    }
+    scopes.push({ name: user ? "user" : "project", file, entries: listed.entries });
+  }
+  checkSettings(scopes, workflows, loaded.config.reread.enforce === true, add);
+  const binaries = checkBinaries(scopes, projectDir, env, options, add);
+
+  // Config.
+  if (loaded.issues.length === 0) {
+    add("pass", "config", loaded.sources.length ? `valid: ${loaded.sources.join(", ")}` : "no .claude/rehydrate.json: defaults");
+  }
+  for (const issue of loaded.issues) {
+    const where = `${issue.file}${issue.path ? "#" + issue.path : ""}`;
+    add(issue.code === "unknown_key" || issue.code === "invalid_value" ? "warn" : "fail", "config", `${where}: ${issue.message}`);
+  }
+
+  checkWorkflowFiles(projectDir, loaded.config, workflows, add);
+  const dir = stateDir({ env: env.env, homeDir: env.homeDir, platform: env.platform, configured: loaded.config.stateDir });
+  checkStateDir(dir, env.platform, add);
+  const transcript = newestTranscript(projectDir, env.homeDir, env.env);
+  if ("missing" in transcript) add("warn", "transcript", `${transcript.missing} (none until Claude Code runs in this project)`);
+  else {
+    const problem = tailReadable(transcript.path);
+    add(problem ? "fail" : "pass", "transcript", problem ?? `${transcript.path} readable (${(transcript.size / 1048576).toFixed(1)} MB)`);
+  }
+
+  let latency: HookLatency[] = [];
+  if (!opts.flags.has("--no-latency")) {
+    const entries = scopes.find((s) => s.name === "project" && s.entries.length)?.entries ?? scopes.find((s) => s.entries.length)?.entries ?? [];
+    const seen = new Set<string>();
+    const targets: { hook: string; binary: string; timeout?: number }[] = [];
+    for (const e of entries) {
+      const binary = commandBinary(e.command, projectDir, env.homeDir, env.env);
+      if (seen.has(e.hook) || !binaries.get(binary)) continue;
+      seen.add(e.hook);
+      targets.push({ hook: e.hook, binary, timeout: e.timeout });
+    }
+    if (targets.length === 0) add("warn", "latency", "no installed hook to time");
+    latency = measureHooks(targets, { runs: options.runs, transcriptPath: "path" in transcript ? transcript.path : "", env: env.env });
+    latency.forEach((l, i) => {
+      const ratio = l.floorMs > 0 ? l.medianMs / l.floorMs : 0;
+      const limit = (targets[i].timeout ?? 600) * 1000;
+      const text = `${l.hook}: ${l.medianMs.toFixed(1)} ms median (floor ${l.floorMs.toFixed(1)} ms, ${ratio.toFixed(2)}x, ${l.runs} runs)`;
+      add(l.problem || l.medianMs > limit / 2 ? "warn" : "pass", "latency", l.problem ? `${text}; ${l.problem}` : text);
+    });
+  }
+
+  const count = (s: DoctorStatus) => checks.filter((c) => c.status === s).length;
+  const summary = { pass: count("pass"), warn: count("warn"), fail: count("fail") };
+  if (opts.flags.has("--json")) {
+    io.out(JSON.stringify({ version: VERSION, project: projectDir, workflows, checks, latency, summary }, null, 2) + "\n");
+  } else {
+    io.out(`rehydrate doctor ${VERSION}: ${projectDir} (workflows: ${workflows.join(", ") || "none detected"})\n`);
+    for (const c of checks) io.out(`${c.status.padEnd(4)}  ${c.area.padEnd(10)}  ${c.message}\n`);
+    io.out(`${summary.pass} passed, ${summary.warn} warnings, ${summary.fail} failed\n`);
+  }
+  return summary.fail > 0 ? 1 : 0;
+}
+
+type Add = (status: DoctorStatus, area: string, message: string) => void;
+
+function checkSettings(
+  scopes: { name: string; file: string; entries: OurEntry[] }[],
+  workflows: Workflow[],
+  enforce: boolean,
+  add: Add,
+): void {
+  const withEntries = scopes.filter((s) => s.entries.length > 0);
+  if (withEntries.length === 0) {
+    add("fail", "settings", `rehydrate is not registered in ${scopes.map((s) => s.file).join(" or ")}; run rehydrate install`);
+    return;
+  }
+  for (const s of withEntries) add("pass", "settings", `${s.file}: ${s.entries.map((e) => `${e.event}:${e.hook}`).join(", ")}`);
+  const all = withEntries.flatMap((s) => s.entries);
+  const hooks = new Set(all.map((e) => e.hook));
+  for (const s of withEntries) {
+    const counts = new Map<string, number>();
+    for (const e of s.entries) counts.set(e.hook, (counts.get(e.hook) ?? 0) + 1);
+    for (const [hook, n] of counts) if (n > 1) add("warn", "settings", `${s.file} registers ${hook} ${n} times; run rehydrate install to tidy it`);
+  }
+  if (withEntries.length > 1) {
+    const both = [...hooks].filter((h) => withEntries.every((s) => s.entries.some((e) => e.hook === h)));
+    if (both.length) add("warn", "settings", `${both.join(", ")} registered in both project and user settings: they run twice; run rehydrate uninstall --user (or in the project)`);
+  }
+  for (const e of all) {
+    const wanted = HOOK_NAMES[e.hook];
+    if (wanted !== e.event) add("fail", "settings", `${e.hook} is registered under ${e.event}; it handles ${wanted}: run rehydrate install`);
+    if (e.timeout === undefined) add("warn", "settings", `${e.event}:${e.hook} has no timeout (Claude Code's default is 600 s)`);
+    else if (e.timeout >= 1000) add("warn", "settings", `${e.event}:${e.hook} timeout ${e.timeout} looks like milliseconds; hook timeouts are seconds`);
+  }
+  const missing = hooksFor(workflows, { enforceReread: enforce }).filter((s) => !hooks.has(s.hook));
+  if (missing.length) {
+    add("warn", "settings", `not registered but needed by ${workflows.join(", ") || "the delivery core"}: ${missing.map((s) => `${s.event}:${s.hook}`).join(", ")}; run rehydrate install`);
+  }
+}
+
+/** Checks every binary the settings name (and this one); returns which of them can run. */
+function checkBinaries(
+  scopes: { entries: OurEntry[] }[],
+  projectDir: string,
+  env: ResolvedEnv,
+  options: CliDoctorOptions,
+  add: Add,
+): Map<string, boolean> {
+  const runnable = new Map<string, boolean>();
+  if (isVirtualPath(options.moduleUrl ?? import.meta.url)) {
+    const exec = options.execPath ?? process.execPath;
+    add("pass", "binary", `this binary: ${realOr(exec)} (${VERSION})`);
+  }
+  for (const e of scopes.flatMap((s) => s.entries)) {
+    const binary = commandBinary(e.command, projectDir, env.homeDir, env.env);
+    if (runnable.has(binary)) continue;
+    if (!existsSync(binary)) {
+      runnable.set(binary, false);
+      add("fail", "binary", `${binary} (from "${e.command}") does not exist; run rehydrate install to point the settings at this binary`);
+      continue;
+    }
+    try {
+      accessSync(binary, constants.X_OK);
+    } catch {
+      runnable.set(binary, false);
+      add("fail", "binary", `${binary} is not executable; chmod +x it`);
+      continue;
+    }
+    const r = spawnSync(binary, ["--version"], { encoding: "utf8", timeout: 15_000, env: env.env as Record<string, string> });
+    const version = (r.stdout ?? "").trim();
+    if (r.error || r.status !== 0 || version === "") {
+      runnable.set(binary, false);
+      add("fail", "binary", `${binary} --version failed (${r.error ? (r.error as { code?: string }).code ?? r.error.message : `exit ${r.status}`}); reinstall the binary`);
+      continue;
+    }
+    runnable.set(binary, true);
+    add(version === VERSION ? "pass" : "warn", "binary", `${binary} ${version}${version === VERSION ? "" : ` (this rehydrate is ${VERSION}: run rehydrate install to upgrade the entries)`}`);
+  }
+  return runnable;
+}
+
+function checkWorkflowFiles(projectDir: string, config: ReturnType<typeof projectConfig>["config"], workflows: string[], add: Add): void {
+  const files: string[] = [];
+  if (workflows.includes("projects")) {
+    const root = join(projectDir, config.projects.root);
+    for (const name of safeList(root)) {
+      for (const m of config.projects.manifestNames) {
+        const f = join(root, name, m);
+        if (existsSync(f)) {
+          files.push(f);
+          break;
+        }
+      }
+    }
+    const state = join(projectDir, config.projects.stateFile);
+    if (existsSync(state)) files.push(state);
+  }
+  if (workflows.includes("orchestration")) {
+    const dir = join(projectDir, config.orchestration.stateDir);
+    files.push(...checkpointFiles(join(dir, "checkpoints")));
+    const monitor = join(dir, "context-monitor-state.json");
+    if (existsSync(monitor)) files.push(monitor);
+  }
+  if (files.length === 0) {
+    add("pass", "files", "no manifests or checkpoints to check");
+    return;
+  }
+  let out = "";
+  const code = cliValidate(["--quiet", "--", ...files], { out: (t) => void (out += t), err: (t) => void (out += t) });
+  if (code === 0) {
+    add("pass", "files", `${files.length} manifests, checkpoints and state files valid`);
+    return;
+  }
+  for (const line of out.split("\n")) if (line) add("fail", "files", `${line}; see rehydrate validate --help`);
+}
+
+function checkStateDir(dir: string, platform: string, add: Add): void {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    add("warn", "state", `${dir} does not exist yet (the first hook run creates it, mode 0700)`);
+    return;
+  }
+  if (st.isSymbolicLink()) return add("fail", "state", `${dir} is a symbolic link; hooks refuse it: replace it with a directory`);
+  if (!st.isDirectory()) return add("fail", "state", `${dir} is not a directory; remove it`);
+  if (platform === "win32") return add("pass", "state", `${dir} exists`);
+  const uid = typeof process.getuid === "function" ? process.getuid() : -1;
+  if (uid >= 0 && st.uid !== uid) return add("fail", "state", `${dir} is owned by uid ${st.uid}, not ${uid}; hooks refuse it: remove it`);
+  if ((st.mode & 0o077) !== 0) add("fail", "state", `${dir} has mode ${octal(st.mode)}; run chmod 700 ${quote(dir)}`);
+  const loose: string[] = [];
+  let files = 0;
+  walk(dir, 0);
+  if (loose.length) add("fail", "state", `${loose.length} entries readable by others, e.g. ${loose[0]}; run chmod -R go-rwx ${quote(dir)}`);
+  else if ((st.mode & 0o077) === 0) add("pass", "state", `${dir} (0700, ${files} files, all private)`);
+
+  function walk(d: string, depth: number): void {
+    for (const name of safeList(d)) {
+      const p = join(d, name);
+      let s;
+      try {
+        s = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (s.isDirectory()) {
+        if ((s.mode & 0o077) !== 0) loose.push(`${p} (${octal(s.mode)})`);
+        if (depth < 2) walk(p, depth + 1);
+      } else if (s.isFile()) {
+        files++;
+        if ((s.mode & 0o077) !== 0) loose.push(`${p} (${octal(s.mode)})`);
+      }
+    }
+  }
+}
+
+function tailReadable(path: string): string | null {
+  let fd = -1;
+  try {
+    fd = openSync(path, "r");
+    const size = statSync(path).size;
+    const buf = new Uint8Array(Math.min(size, 65536));
+    readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
+    return null;
+  } catch (err) {
+    return `cannot read ${path}: ${(err as { code?: string }).code ?? String(err)}`;
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+function octal(mode: number): string {
+  return "0" + (mode & 0o777).toString(8);
+}
+
+function quote(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,99 @@
+import { cliAck } from "./ack.ts";
+import { cliDetect } from "./detect.ts";
+import { cliDoctor } from "./doctor.ts";
+import { cliInstall } from "./install.ts";
+import { cliMigrate } from "./migrate.ts";
+import { cliResumePrompt } from "./resume_prompt.ts";
+import { cliStatus } from "./status.ts";
+import { cliUninstall } from "./uninstall.ts";
+import { cliValidate } from "./validate.ts";
+import { HOOK_NAMES } from "../hook/hook_names.ts";
+import { VERSION } from "../hook/version.ts";
+import { writeFd } from "../node/write_fd.ts";
+
+/** Where the CLI writes; tests pass collectors. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** A CLI verb: gets the arguments after its name, returns the exit code. */
+export type CliVerb = (args: string[], io: CliIo) => number | Promise<number>;
+
+// The verbs are imported statically: an `import()` anywhere in a bundle makes the bundler wrap
+// the modules it reaches, and the modules they share with the hooks, in lazy initialisers, in every
+// bundle of the multicall binary (hooks/rehydrate.ts), hook bundles included (`rehydrate stop` 0.3-0.4
+// million instructions more). The hooks are not here: hooks/rehydrate.ts runs them.
+const VERBS: Record<string, { summary: string; run: CliVerb }> = {
+  install: { summary: "register the hooks in Claude Code's settings", run: cliInstall },
+  uninstall: { summary: "remove the hooks install added", run: cliUninstall },
+  doctor: { summary: "check the installation, config, state and hook latency", run: cliDoctor },
+  status: { summary: "what rehydrate knows about this project right now", run: cliStatus },
+  detect: { summary: "show what PreCompact would save from a transcript", run: cliDetect },
+  validate: { summary: "validate manifests, state files, checkpoints and configs", run: cliValidate },
+  migrate: { summary: "convert legacy _resume.md manifests to resume-context.md", run: cliMigrate },
+  ack: { summary: "acknowledge the orchestration checkpoints (stops the alert)", run: cliAck },
+  "resume-prompt": { summary: "print the resumption prompt of an orchestration run", run: cliResumePrompt },
+};
+
+// Built when asked for.
+const help = (): string => `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
+
+Usage:
+  rehydrate <hook> < hook-input.json   run a hook exactly as its own binary would
+  rehydrate <verb> [options]           run a command (see below)
+  rehydrate --version | --help
+
+Hooks (one binary holds them all; dist/<hook> is the same code):
+${Object.entries(HOOK_NAMES).map(([n, e]) => `  ${n.padEnd(20)} ${e}`).join("\n")}
+
+Commands:
+${Object.entries(VERBS).map(([n, v]) => `  ${n.padEnd(20)} ${v.summary}`).join("\n") || "  (none yet)"}
+
+Every command answers --help. Errors are one line on stderr and a non-zero exit;
+hooks never fail: they exit 0 with no output and log to debug.log (REHYDRATE_DEBUG=1).
+`;
+
+/**
+ * The command line of the multicall binary: `rehydrate <verb> ...` runs a
+ * command, and `--version` / `--help` print. Returns the exit code.
+ * `rehydrate <hook>` never gets here: hooks/rehydrate.ts runs the hook's own
+ * entry instead (and answers `--version` itself, the floor `rehydrate doctor`
+ * measures hooks against).
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await cliMain(process.argv.slice(2));
+ * ```
+ */
+export async function cliMain(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+    io.out(help());
+    return first === undefined ? 1 : 0;
+  }
+  if (first === "--version" || first === "-V" || first === "version") {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  const verb = Object.hasOwn(VERBS, first) ? VERBS[first] : undefined;
+  if (verb) {
+    try {
+      return await verb.run(rest, io);
+    } catch (err) {
+      io.err(`rehydrate ${first}: ${(err as Error).message}\n`);
+      return 1;
+    }
+  }
+  io.err(`rehydrate: unknown command "${first}"; run rehydrate --help for the list\n`);
+  return 1;
+}
+
+// Synchronous writes, waiting as long as a blocking write would: `process.stdout` would cost
+// every command (and the floor `rehydrate doctor` measures hooks against) about 3 ms to set up.
+function defaultIo(): CliIo {
+  return {
+    out: (t) => void writeFd(1, t, Infinity),
+    err: (t) => void writeFd(2, t, Infinity),
+  };
+}

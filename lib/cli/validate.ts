@@ -1,0 +1,184 @@
+import { readFileSync } from "../node/fs.ts";
+import { basename } from "../node/path.ts";
+import type { CliIo } from "./main.ts";
+import { type JsonSchema, validateSchema } from "../schema/validate_schema.ts";
+import { checkManifestText } from "../projects/manifest_text.ts";
+import { fieldName, issueSegments, type LocatedIssue, locateJson } from "../projects/locate.ts";
+import { SCHEMAS as ALL } from "./_schemas.ts";
+
+/** The kinds of file `rehydrate validate` knows. */
+export type ValidateKind =
+  | "manifest"
+  | "precompact_state"
+  | "checkpoint"
+  | "context_monitor_state"
+  | "reread_marker"
+  | "session_record"
+  | "compaction_record"
+  | "session_role"
+  | "config";
+
+const SCHEMAS: Record<Exclude<ValidateKind, "manifest">, JsonSchema> = {
+  precompact_state: ALL.precompact_state,
+  checkpoint: ALL.checkpoint,
+  context_monitor_state: ALL.context_monitor_state,
+  reread_marker: ALL.reread_marker,
+  session_record: ALL.session_record,
+  compaction_record: ALL.compaction_record,
+  session_role: ALL.session_role,
+  config: ALL.config,
+};
+
+const KINDS = ["manifest", ...Object.keys(SCHEMAS)] as ValidateKind[];
+const MAX_BYTES = 4 * 1024 * 1024;
+const JSON_POSITION = /line (\d+)|position (\d+)/;
+const BACKSLASH = /\\/g;
+const DRIVE = /^[A-Za-z]:\//;
+
+const HELP = `Usage: rehydrate validate [--kind KIND] [--quiet] FILE...
+
+Checks manifests and state files against rehydrate's schemas and prints one
+line per problem:  FILE:LINE: FIELD: MESSAGE
+Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
+
+  .md files     a project manifest (resume-context.md, legacy _resume.md): the
+                frontmatter must parse and match schemas/resume_context.v1.json,
+                and no files_to_load entry may leave the project folder
+  .json files   recognised by their content: precompact_state, checkpoint,
+                context_monitor_state, reread_marker, session_record, or config
+                (.claude/rehydrate.json)
+
+Options:
+  --kind KIND   skip the detection; KIND is one of
+                ${KINDS.join(", ")}
+  --quiet       print nothing for valid files
+  -h, --help    show this help
+
+Examples:
+  rehydrate validate 02-projects/*/01-planning/resume-context.md
+  rehydrate validate 00-system/.cache/precompact_state.json .claude/rehydrate.json
+  rehydrate validate --kind checkpoint .jerry/checkpoints/cx-001-checkpoint.json
+`;
+
+/**
+ * `rehydrate validate FILE...`: validates manifests (`.md`: frontmatter against
+ * `schemas/resume_context.v1.json`, plus the project-folder rule for `files_to_load`) and state
+ * files (`.json`, kind told by content or `--kind`) and prints `file:line: field: message` per
+ * problem (the line of the field in the source; parser errors carry their own). Returns 1 when
+ * any file fails, 0 when all pass, 2 on a usage error.
+ *
+ * @example
+ * ```ts
+ * const code = cliValidate(["02-projects/01-site/01-planning/resume-context.md"], {
+ *   out: (t) => process.stdout.write(t),
+ *   err: (t) => process.stderr.write(t),
+ * });
+ * ```
+ */
+export function cliValidate(args: string[], io: CliIo): number {
+  const files: string[] = [];
+  let kind: ValidateKind | null = null;
+  let quiet = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-h" || a === "--help") {
+      io.out(HELP);
+      return 0;
+    } else if (a === "--quiet" || a === "-q") quiet = true;
+    else if (a === "--kind" || a.startsWith("--kind=")) {
+      const v = a === "--kind" ? args[++i] : a.slice(7);
+      if (!KINDS.includes(v as ValidateKind)) {
+        io.err(`rehydrate validate: unknown kind ${JSON.stringify(v ?? "")}; one of ${KINDS.join(", ")}\n`);
+        return 2;
+      }
+      kind = v as ValidateKind;
+    } else if (a === "--") {
+      files.push(...args.slice(i + 1));
+      break;
+    } else if (a.startsWith("-") && a !== "-") {
+      io.err(`rehydrate validate: unknown option ${a}; run rehydrate validate --help\n`);
+      return 2;
+    } else files.push(a);
+  }
+  if (files.length === 0) {
+    io.err("rehydrate validate: no file given; run rehydrate validate --help\n");
+    return 2;
+  }
+  let failed = 0;
+  for (const file of files) {
+    const { kind: found, issues } = validateFile(file, kind);
+    if (issues.length === 0) {
+      if (!quiet) io.out(`${file}: ok (${found})\n`);
+      continue;
+    }
+    failed++;
+    for (const i of issues) io.out(`${file}:${i.line}: ${i.field || "(root)"}: ${i.message}\n`);
+  }
+  if (files.length > 1 && !quiet) io.out(`${files.length - failed} of ${files.length} files valid\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+function validateFile(file: string, forced: ValidateKind | null): { kind: string; issues: LocatedIssue[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    return { kind: "unknown", issues: [{ line: 0, field: "", code: "unreadable", message: `Cannot read the file: ${(err as { code?: string }).code ?? err}` }] };
+  }
+  if (text.length > MAX_BYTES) return { kind: "unknown", issues: [{ line: 0, field: "", code: "too_large", message: `Cannot check a file larger than ${MAX_BYTES} bytes` }] };
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const kind = forced ?? (file.toLowerCase().endsWith(".md") ? "manifest" : null);
+  if (kind === "manifest") return { kind, issues: manifestIssues(text) };
+
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const msg = (err as Error).message;
+    const m = JSON_POSITION.exec(msg);
+    const line = m === null ? 1 : m[1] !== undefined ? Number(m[1]) : lineAt(text, Number(m[2]));
+    return { kind: kind ?? "json", issues: [{ line, field: "", code: "invalid_json", message: `Cannot parse JSON: ${msg}` }] };
+  }
+  const k = kind ?? detectKind(file, value);
+  if (k === null) {
+    return { kind: "unknown", issues: [{ line: 1, field: "", code: "unknown_kind", message: "Cannot tell which kind of file this is; pass --kind" }] };
+  }
+  const issues = validateSchema(SCHEMAS[k as Exclude<ValidateKind, "manifest">], value).map((issue) => {
+    const segs = issueSegments(issue);
+    return { line: locateJson(text, issue.keyword === "required" ? segs.slice(0, -1) : segs), field: fieldName(segs), code: issue.keyword, message: issue.message };
+  });
+  return { kind: k, issues };
+}
+
+function manifestIssues(text: string): LocatedIssue[] {
+  const checked = checkManifestText(text);
+  if (!checked.ok) return checked.issues;
+  const issues: LocatedIssue[] = [];
+  checked.data.files_to_load.forEach((entry, i) => {
+    const e = entry.replace(BACKSLASH, "/");
+    if (e.startsWith("/") || DRIVE.test(e) || e.split("/").includes("..")) {
+      issues.push({ line: checked.lineOf(["files_to_load", String(i)]), field: `files_to_load[${i}]`, code: "outside", message: "Path leaves the project folder; it will not be loaded" });
+    }
+  });
+  return issues;
+}
+
+function detectKind(file: string, value: unknown): ValidateKind | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const o = value as Record<string, unknown>;
+  if ("active_project_id" in o || "detection_method" in o) return "precompact_state";
+  if ("checkpoint_id" in o) return "checkpoint";
+  if ("session_type" in o) return "reread_marker";
+  if ("role" in o && "registered_at" in o) return "session_role";
+  if ("compaction_id" in o && "workflow" in o) return "compaction_record";
+  if ("fill_fraction" in o || "resumption_status" in o) return "context_monitor_state";
+  if ("deliveries" in o || "started_at" in o) return "session_record";
+  if (basename(file) === "rehydrate.json" || (typeof o.$schema === "string" && o.$schema.includes("config.v1"))) return "config";
+  return null;
+}
+
+function lineAt(text: string, pos: number): number {
+  let line = 1;
+  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}

@@ -1,0 +1,159 @@
+// Merging one parsed config file into the config being built, guided by the
+// config schema: objects with `properties` merge key by key, everything else is
+// a leaf that replaces the lower-priority value only when it is valid.
+import { join } from "../node/path.ts";
+import type { ConfigIssue } from "./load_config.ts";
+import { type JsonSchema, validateSchema } from "../schema/validate_schema.ts";
+
+type SchemaObject = { readonly [keyword: string]: unknown };
+type Target = Record<string, unknown>;
+
+/** Merges `layer` (read from `file`) into `target` at config path `path`. */
+export function mergeLayer(
+  target: Target,
+  layer: unknown,
+  schema: SchemaObject,
+  at: { file: string; path: string; issues: ConfigIssue[] },
+): void {
+  if (typeof layer !== "object" || layer === null || Array.isArray(layer)) {
+    const got = layer === null ? "null" : Array.isArray(layer) ? "array" : typeof layer;
+    at.issues.push({
+      code: "invalid_value",
+      file: at.file,
+      path: at.path,
+      keyword: "type",
+      message: `Expected object, got ${got}`,
+    });
+    return;
+  }
+  const props = schema.properties as Record<string, SchemaObject>;
+  for (const key of Object.keys(layer)) {
+    const path = `${at.path}/${escapePointer(key)}`;
+    if (!Object.hasOwn(props, key)) {
+      at.issues.push({
+        code: "unknown_key",
+        file: at.file,
+        path,
+        keyword: "additionalProperties",
+        message: `Unknown key ${key}`,
+      });
+      continue;
+    }
+    const sub = props[key];
+    const value = (layer as Record<string, unknown>)[key];
+    if (sub.properties !== undefined) {
+      mergeLayer(target[key] as Target, value, sub, { file: at.file, path, issues: at.issues });
+      continue;
+    }
+    if (surelyValid(sub, value)) {
+      target[key] = value;
+      continue;
+    }
+    const found = validateSchema(sub as JsonSchema, value, { maxIssues: 5 });
+    if (found.length === 0) {
+      target[key] = value;
+      continue;
+    }
+    for (const issue of found) {
+      at.issues.push({
+        code: "invalid_value",
+        file: at.file,
+        path: path + issue.path,
+        keyword: issue.keyword,
+        message: issue.message,
+      });
+    }
+  }
+}
+
+/**
+ * A quick check of a leaf: true only when `value` certainly satisfies `schema`.
+ * Anything it is unsure of (an unknown keyword, a failure) goes to
+ * validateSchema, which gives the verdict and the issues. Most config values
+ * are valid, and a hook calls loadConfig once per process, so skipping the
+ * general validator's first-call cost is most of loadConfig's cold time.
+ */
+function surelyValid(schema: SchemaObject, value: unknown): boolean {
+  for (const keyword in schema) {
+    const arg = schema[keyword];
+    switch (keyword) {
+      case "description":
+      case "default":
+        break;
+      case "type":
+        if (!(Array.isArray(arg) ? arg.some((t) => isType(t, value)) : isType(arg, value))) return false;
+        break;
+      case "enum":
+        // includes() compares primitives exactly; an object member just takes the slow path.
+        if (!(arg as unknown[]).includes(value)) return false;
+        break;
+      case "minimum":
+        if (typeof value === "number" && !(value >= (arg as number))) return false;
+        break;
+      case "maximum":
+        if (typeof value === "number" && !(value <= (arg as number))) return false;
+        break;
+      case "minLength":
+        // A code point is one or two UTF-16 units: twice the length is always enough.
+        if (typeof value === "string" && value.length < 2 * (arg as number)) return false;
+        break;
+      case "maxLength":
+        if (typeof value === "string" && value.length > (arg as number)) return false;
+        break;
+      case "minItems":
+        if (Array.isArray(value) && value.length < (arg as number)) return false;
+        break;
+      case "maxItems":
+        if (Array.isArray(value) && value.length > (arg as number)) return false;
+        break;
+      case "items":
+        if (Array.isArray(value) && !value.every((v) => surelyValid(arg as SchemaObject, v))) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+function isType(type: unknown, value: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "null":
+      return value === null;
+    case "array":
+      return Array.isArray(value);
+    default:
+      return false;
+  }
+}
+
+/** Expands a leading `~` or `~/` at each key path in `keys`. */
+export function expandHomeKeys(config: Target, keys: readonly (readonly string[])[], home: string): void {
+  for (const keyPath of keys) {
+    let node: Target = config;
+    for (let i = 0; i < keyPath.length - 1; i++) node = node[keyPath[i]] as Target;
+    const last = keyPath[keyPath.length - 1];
+    const value = node[last];
+    if (typeof value === "string") node[last] = expandHome(value, home);
+  }
+}
+
+/** `~` and `~/x` become paths in `home`; anything else is returned unchanged. */
+export function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return path;
+}
+
+function escapePointer(key: string): string {
+  if (key.indexOf("~") === -1 && key.indexOf("/") === -1) return key;
+  return key.replaceAll("~", "~0").replaceAll("/", "~1");
+}

@@ -1,0 +1,80 @@
+import { readdirSync } from "../node/fs.ts";
+import { homeDir } from "../node/home_dir.ts";
+import { dirname, isAbsolute, join, resolve } from "../node/path.ts";
+import type { HookContext } from "../hook/handle_hook.ts";
+import { type DispatchFile, dispatchFile } from "./dispatch_file.ts";
+import { isRegularFile, readUserFile } from "../state/files.ts";
+
+/** What a handler session must re-read, from {@linkcode dispatchActiveFiles}. */
+export interface HandlerFiles {
+  /** The handler state file when configured and present, else null. */
+  stateFile: string | null;
+  /** The dispatch files whose status is active, in the order found. */
+  dispatches: DispatchFile[];
+}
+
+/** Options for {@linkcode dispatchActiveFiles}. */
+export interface DispatchActiveFilesOptions {
+  /** Most dispatch files returned. Default 20. */
+  max?: number;
+}
+
+/** Where the design note's handler keeps its dispatch files, relative to the project directory. */
+export const DEFAULT_DISPATCH_DIR = "docs/handler-dispatches";
+
+// A path ending in .md with at least one slash, in text, backticks, quotes or a markdown link.
+const MD_PATH = /(?:^|[\s(<[`'"])((?:~\/|\.{1,2}\/|\/|[A-Za-z0-9_.-]+\/)[^\s()<>[\]`'"|]*\.md)(?=$|[\s)\]>`'",;:|#])/gm;
+
+/**
+ * Finds the files a handler session re-reads after compaction: its state file
+ * (`dispatch.handlerStateFile`, `~/` expanded, relative to the project
+ * directory) and the active dispatch files, those whose status is stated and
+ * not finished. Dispatch files are the `.md` paths the state file mentions
+ * (with at least one `/`; relative ones are taken from the state file's directory), then the `.md` files of the dispatch directory
+ * (`dispatch.dispatchDir`, default
+ * {@linkcode DEFAULT_DISPATCH_DIR}), sorted by name, without duplicates.
+ * Missing files are skipped. Never throws.
+ *
+ * @example
+ * ```ts
+ * const { stateFile, dispatches } = dispatchActiveFiles(ctx);
+ * const files = [stateFile, ...dispatches.map((d) => d.path)].filter((f) => f !== null);
+ * ```
+ */
+export function dispatchActiveFiles(ctx: HookContext, options: DispatchActiveFilesOptions = {}): HandlerFiles {
+  const max = options.max ?? 20;
+  const config = ctx.config().dispatch;
+  const home = homeDir(ctx.env);
+  const toPath = (p: string): string => p.startsWith("~/") ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(ctx.projectDir, p);
+  let stateFile: string | null = null;
+  const candidates: string[] = [];
+  if (config.handlerStateFile) {
+    const path = toPath(config.handlerStateFile);
+    const text = readUserFile(path, 256 * 1024);
+    if (text !== null) {
+      stateFile = path;
+      const base = dirname(path);
+      for (const m of text.matchAll(MD_PATH)) {
+        if (candidates.length >= max * 2) break;
+        const ref = m[1];
+        candidates.push(ref.startsWith("~/") || isAbsolute(ref) ? toPath(ref) : resolve(base, ref));
+      }
+    }
+  }
+  const dir = toPath(config.dispatchDir || DEFAULT_DISPATCH_DIR);
+  try {
+    const names = readdirSync(dir).filter((n) => n.endsWith(".md") && !n.startsWith(".")).sort();
+    for (const name of names.slice(0, 200)) candidates.push(join(dir, name));
+  } catch { /* no dispatch directory */ }
+  const seen = new Set<string>(stateFile === null ? [] : [stateFile]);
+  const dispatches: DispatchFile[] = [];
+  for (const path of candidates) {
+    if (dispatches.length >= max) break;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    if (!isRegularFile(path)) continue;
+    const d = dispatchFile(path);
+    if (d !== null && d.active) dispatches.push(d);
+  }
+  return { stateFile, dispatches };
+}

@@ -1,0 +1,18 @@
+import type { HookHandler } from "../hook/handle_hook.ts";
+import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
+import { orchestrationPostCompact } from "../orchestration/post_compact.ts";
+
+/**
+ * PostCompact (Claude Code 2.1.76+): stores the `compact_summary` Claude Code produced, redacted
+ * and capped, with the orchestration checkpoint, so a new session can read it. Prints nothing.
+ *
+ * @example
+ * ```ts
+ * void runHook("PostCompact", postCompactHook);
+ * ```
+ */
+export const postCompactHook: HookHandler = async (ctx) => {
+  if (!mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
+  orchestrationPostCompact(ctx);
+  return null;
+};

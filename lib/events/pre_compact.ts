@@ -1,0 +1,59 @@
+import type { HookHandler } from "../hook/handle_hook.ts";
+import { dirname, join } from "../node/path.ts";
+import { newCompactionId } from "../state/new_compaction_id.ts";
+import { sweepTempFiles } from "../state/sweep_temp_files.ts";
+import { type RereadExtraFiles, rereadPreCompact } from "../dispatch/pre_compact.ts";
+import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
+import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
+import { guard, guardAsync } from "./_guard.ts";
+import { projectPreCompact } from "../projects/pre_compact.ts";
+import { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
+
+/**
+ * PreCompact: each workflow saves what it needs before the context is compacted, under one
+ * compaction id: the project workspace its flat state and working set, the orchestration run a
+ * `cx-NNN-checkpoint.json`, and the re-read enforcement its one-shot marker and the delivery
+ * record. The reply is plain text (Claude Code appends it to the summarizer's instructions),
+ * never JSON, and never exit 2: a block would stop the user's compaction.
+ *
+ * @example
+ * ```ts
+ * await runHook("PreCompact", preCompactHook);
+ * ```
+ */
+export const preCompactHook: HookHandler = async (ctx) => {
+  const compactionId = newCompactionId(ctx.now);
+  const instructions: string[] = [];
+  let extra: RereadExtraFiles | undefined;
+
+  const config = ctx.config();
+  const project = usesProjectsLayout(ctx.projectDir, config)
+    ? await guardAsync(ctx, "project", async () => projectPreCompact(ctx, { compactionId }))
+    : null;
+  if (project) {
+    if (project.summaryInstructions) instructions.push(project.summaryInstructions);
+    const id = project.state.active_project_id;
+    if (typeof id === "string" && project.state.confidence !== "low") {
+      extra = { kind: "project", files: project.rereadFiles.slice(0, 6), reason: `You were working on the project ${id}.` };
+    }
+  }
+  const orchestration = mayUseOrchestration(ctx.projectDir, config)
+    ? await guardAsync(ctx, "orchestration", async () => orchestrationPreCompact(ctx, { compactionId }))
+    : null;
+  if (orchestration) {
+    instructions.push(orchestration.summaryInstructions);
+    extra ??= { kind: "orchestration", files: [], reason: "An orchestration run is in progress." };
+  }
+  guard(ctx, "re-read", () => rereadPreCompact(ctx, extra, { compactionId }));
+  // Leftovers of writes killed midway (the state stays whole; the temp files would pile up).
+  guard(ctx, "sweep", () => {
+    const dir = ctx.stateDir();
+    const dirs = [dir, join(dir, "sessions"), join(dir, "markers"), join(dir, "compactions")];
+    // Only a checkpoints directory the orchestration code just accepted (inside the project).
+    if (orchestration) dirs.push(dirname(orchestration.checkpointPath));
+    sweepTempFiles(dirs, { now: ctx.now });
+  });
+
+  const text = instructions.join("\n\n").trim();
+  return text ? { stdout: text + "\n" } : null;
+};

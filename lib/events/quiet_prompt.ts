@@ -1,0 +1,110 @@
+import { parseHookInput } from "../hook/parse_hook_input.ts";
+import { sessionKey } from "../state/session_key.ts";
+import { stateDir } from "../state/state_dir.ts";
+import { readPrivateFile } from "../state/read_private_file.ts";
+import { contextFill } from "../transcript/context_fill.ts";
+import { writeFileAtomic } from "../state/write_file_atomic.ts";
+import { monitorAttrs, monitorLevel, shortMonitorElement } from "../orchestration/monitor_element.ts";
+import { QUIET_MEMO_SCHEMA, QUIET_SWITCH, type QuietMemo, quietMemoEnv, quietMemoPath, quietSignature } from "./_quiet_memo.ts";
+import { VERSION } from "../hook/version.ts";
+
+/** Options for {@linkcode quietPrompt}. */
+export interface QuietPromptOptions {
+  /** Environment. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Home directory (for the state directory). Default from the environment. */
+  homeDir?: string;
+  /** Clock. Default `new Date()`. */
+  now?: Date;
+}
+
+/** The monitor state's fields that change from prompt to prompt while nothing else does. */
+const VOLATILE = new Set(["fill_fraction", "tokens", "updated_at"]);
+
+/**
+ * The usual prompt's fast path. Most prompts of a session only measure the context fill, rewrite
+ * the context-monitor state and print the short `<context-monitor>` element (or nothing below
+ * WARNING). When the full UserPromptSubmit hook finds itself in that case it leaves a memo
+ * (lib/events/quiet_prompt_memo.ts) of everything its outcome depended on: the input, the environment,
+ * every config, state, checkpoint and run file it read (by inode, size, mtime and ctime) and the
+ * state it wrote. Here, when all of that is unchanged and the fill gives the same level, the
+ * outcome is the full hook's with the new fill: the state is rewritten with the new fill, tokens
+ * and time, and the element printed; in a workspace without an orchestrated run, nothing at all
+ * (the full hook prints and writes nothing there either). Anything else (no memo, a changed file, another level, a
+ * state another session wrote, an error) returns `undefined`: run the full hook.
+ *
+ * Returns the hook's stdout (`""` for none) when it handled the prompt. Never throws.
+ *
+ * @example
+ * ```ts
+ * const out = quietPrompt(stdinText);
+ * if (out === undefined) runTheFullHook(stdinText);
+ * else if (out !== "") writeFd(1, out);
+ * ```
+ */
+export function quietPrompt(text: string, options: QuietPromptOptions = {}): string | undefined {
+  try {
+    return quiet(text, options);
+  } catch {
+    return undefined;
+  }
+}
+
+function quiet(text: string, options: QuietPromptOptions): string | undefined {
+  const env = options.env ?? process.env;
+  if (env[QUIET_SWITCH] === "0") return undefined;
+  const parsed = parseHookInput(text, { event: "UserPromptSubmit" });
+  if (parsed.error) return undefined;
+  const input = parsed.value;
+  const key = sessionKey(input.session_id);
+  if (key === null) return undefined;
+  const read = readPrivateFile(quietMemoPath(stateDir({ env, homeDir: options.homeDir }), key), { maxBytes: 256 * 1024 });
+  if (!read.ok) return undefined;
+  const memo = JSON.parse(read.text) as QuietMemo;
+  const projectDir = env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd();
+  if (
+    memo?.schema_version !== QUIET_MEMO_SCHEMA || memo.version !== VERSION || memo.session_id !== input.session_id ||
+    memo.transcript_path !== input.transcript_path || memo.project_dir !== projectDir ||
+    JSON.stringify(memo.env) !== JSON.stringify(quietMemoEnv(env)) || !Array.isArray(memo.deps) || memo.monitor === undefined
+  ) {
+    return undefined;
+  }
+  for (const dep of memo.deps) {
+    if (!Array.isArray(dep) || quietSignature(dep[0], dep[1]) !== dep[2]) return undefined;
+  }
+
+  const m = memo.monitor;
+  if (m === null) return ""; // no orchestrated run: the full hook prints and writes nothing
+  const fill = contextFill(input.transcript_path, {
+    model: m.fill.model ?? undefined,
+    windowTokens: m.fill.window_tokens ?? undefined,
+    budgetBytes: m.fill.budget_bytes,
+    stopAtUsage: true,
+  });
+  const fraction = fill.source === "none" ? null : fill.fraction;
+  const level = monitorLevel(fraction, m.thresholds);
+  const state = m.state;
+  if (level !== state.level || fill.window !== state.window || (fill.model ?? null) !== state.model) return undefined;
+  let out = "";
+  if (level !== "NOMINAL") {
+    const element = shortMonitorElement(monitorAttrs(level, fraction, fill.tokens, fill.window, String(state.resumption_status)));
+    if (element.length > m.max_chars) return undefined;
+    out = JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: element } });
+  }
+
+  // The state the full hook would have read: as it (or this path) left it, but for the fill.
+  const prior = readPrivateFile(m.state_path, { maxBytes: 64 * 1024 });
+  if (!prior.ok || typeof state !== "object" || state === null) return undefined;
+  const was = JSON.parse(prior.text) as Record<string, unknown>;
+  const keys = Object.keys(state);
+  if (was === null || typeof was !== "object" || Object.keys(was).length !== keys.length) return undefined;
+  for (const k of keys) {
+    if (!VOLATILE.has(k) && JSON.stringify(was[k]) !== JSON.stringify(state[k])) return undefined;
+  }
+  const next = { ...state };
+  next.fill_fraction = fraction === null ? null : Math.round(fraction * 10000) / 10000;
+  next.tokens = fill.source === "none" ? null : fill.tokens;
+  next.updated_at = (options.now ?? new Date()).toISOString();
+  writeFileAtomic(m.state_path, JSON.stringify(next, null, 2) + "\n", { sync: false });
+  return out;
+}

@@ -1,0 +1,78 @@
+import type { SessionStartInput } from "../hook/hook_types.ts";
+import type { HookHandler } from "../hook/handle_hook.ts";
+import { dispatchSessionStart } from "../dispatch/session_start.ts";
+import { pendingDelivery } from "../delivery/pending.ts";
+import { recentlyDelivered } from "../delivery/recent.ts";
+import { recordDelivery } from "../delivery/record.ts";
+import { updateSessionRecord } from "../state/session_record.ts";
+import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
+import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
+import { guard, guardAsync, joinWithin } from "./_guard.ts";
+import { orchestrationSessionStart } from "../orchestration/session_start.ts";
+import { projectSessionStart } from "../projects/session_start.ts";
+
+const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
+/** Parallel runs of one event finish within this; two compactions are never this close. */
+const DUPLICATE_WINDOW_MS = 30_000;
+
+/**
+ * SessionStart: records the session's main-loop model and source (only SessionStart carries
+ * the model, and the model decides the context window), then lets each workflow add its context
+ * to one `additionalContext`, within `budget.maxChars` (at most 10,000: Claude Code replaces
+ * longer hook text with a 2 KB preview).
+ *
+ * - `compact`: claims the delivery of the compaction PreCompact recorded (exactly one claimant
+ *   wins, see docs/delivery.md) and injects the worker's dispatch pointer, the orchestration
+ *   alert and the project's `<nexus-context mode="compact">`.
+ * - `resume` / `fork`: Claude Code replays what the session already received, so only a
+ *   compaction whose context never arrived is delivered.
+ * - `startup` / `clear`: the project's startup context and an orchestration run's resumption
+ *   prompt when it has an unacknowledged checkpoint; `clear` never resumes a project.
+ *
+ * @example
+ * ```ts
+ * await runHook("SessionStart", sessionStartHook);
+ * ```
+ */
+export const sessionStartHook: HookHandler = async (ctx) => {
+  const input = ctx.input as SessionStartInput;
+  const source = typeof input.source === "string" && SOURCES.has(input.source) ? input.source : "startup";
+  guard(ctx, "session record", () =>
+    updateSessionRecord(ctx.stateDir(), input.session_id, {
+      model: typeof input.model === "string" ? input.model : undefined,
+      source,
+      transcript_path: input.transcript_path,
+      cwd: input.cwd,
+    }, { now: ctx.now }));
+
+  if (source === "compact" || source === "resume" || source === "fork") {
+    const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
+    if (source !== "compact" && !pending) return null;
+    if (!pending && guard(ctx, "delivery", () => recentlyDelivered(ctx, DUPLICATE_WINDOW_MS))) {
+      ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
+      return null;
+    }
+    const claimed = guard(ctx, "delivery", () => recordDelivery(ctx, pending?.compactionId ?? null, "session-start"));
+    if (claimed === null) {
+      ctx.log(`${source}: this compaction's context was delivered already`);
+      return null;
+    }
+  }
+
+  const config = ctx.config();
+  const maxChars = Math.min(config.budget.maxChars, 10_000);
+  const dispatch = guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { maxChars: 1500 }));
+  // Workflow code runs only where its layout exists (imported statically: see lib/events/user_prompt_submit.ts).
+  const orchestration = mayUseOrchestration(ctx.projectDir, config)
+    ? await guardAsync(ctx, "orchestration", async () =>
+      orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }))
+    : null;
+  const used = (dispatch?.length ?? 0) + (orchestration?.length ?? 0) + 4;
+  const project = usesProjectsLayout(ctx.projectDir, config)
+    ? await guardAsync(ctx, "project", async () => projectSessionStart(ctx, { maxChars: maxChars - used }))
+    : null;
+  if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
+  const context = joinWithin([dispatch, orchestration, project?.additionalContext], maxChars);
+  if (!context) return null;
+  return { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
+};

@@ -1,0 +1,58 @@
+import type { HookHandler } from "../hook/handle_hook.ts";
+import { dispatchSessionStart } from "../dispatch/session_start.ts";
+import { pendingDelivery } from "../delivery/pending.ts";
+import { recordDelivery } from "../delivery/record.ts";
+import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
+import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
+import { guard, guardAsync, joinWithin } from "./_guard.ts";
+import { projectSessionStart } from "../projects/session_start.ts";
+import { orchestrationPromptContext, type QuietFacts } from "../orchestration/monitor.ts";
+import { writeQuietMemo } from "./quiet_prompt_memo.ts";
+
+const SHORT_FORM_CHARS = 4000;
+
+/**
+ * UserPromptSubmit, on every prompt: the second delivery channel and the context monitor.
+ * When a compaction's context never arrived (SessionStart's output was dropped), it claims the
+ * delivery and injects a short form (the dispatch pointer, the project's compact context within
+ * 4,000 characters, files beyond that named for the agent to read); a compaction is never
+ * delivered twice. Then the orchestration monitor adds `<context-monitor>` from WARNING up and
+ * the compaction alert or its reminder; when only the monitor spoke it leaves the memo that lets the
+ * next prompt take the fast path (lib/events/quiet_prompt.ts). Workflow code runs only where its layout exists. It is
+ * imported statically: a lazy `import()` made the bundle's module helpers and Bun's `require`
+ * hot enough for the JIT to compile them on every prompt (bench/README.md), which cost more than
+ * initialising the modules a prompt without a layout does not need.
+ *
+ * @example
+ * ```ts
+ * void runHook("UserPromptSubmit", userPromptSubmitHook);
+ * ```
+ */
+export const userPromptSubmitHook: HookHandler = async (ctx) => {
+  const parts: (string | null | undefined)[] = [];
+  const config = ctx.config();
+  const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
+  if (pending && guard(ctx, "delivery", () => recordDelivery(ctx, pending.compactionId, "user-prompt-submit"))) {
+    ctx.log(`re-delivering compaction ${pending.compactionId}: SessionStart did not`);
+    parts.push(guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { short: true, maxChars: 1000 })));
+    if (usesProjectsLayout(ctx.projectDir, config)) {
+      parts.push((await guardAsync(ctx, "project", async () => {
+        return projectSessionStart(ctx, { source: "compact", maxChars: SHORT_FORM_CHARS });
+      }))?.additionalContext);
+    }
+  }
+  const maxChars = Math.min(config.budget.maxChars, 10_000);
+  let quiet: QuietFacts | null = null;
+  let spoke = false;
+  if (mayUseOrchestration(ctx.projectDir, config)) {
+    const part = await guardAsync(ctx, "orchestration", async () => orchestrationPromptContext(ctx, { onQuiet: (f) => quiet = f }));
+    parts.push(part);
+    spoke = part !== null;
+  }
+  // Nothing re-delivered and only the monitor, if anything, spoke: the next prompt may take the
+  // fast path (lib/events/quiet_prompt.ts).
+  if (pending === null && (quiet !== null || !spoke)) guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars));
+  const context = joinWithin(parts, maxChars);
+  if (!context) return null;
+  return { json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };
+};

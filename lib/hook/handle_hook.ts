@@ -1,0 +1,138 @@
+import type { HookEnv, HookEventName, HookInput, HookReply } from "./hook_types.ts";
+import type { RehydrateConfig } from "../config/load_config.ts";
+import { loadConfig } from "../config/load_config.ts";
+import { parseHookInput } from "./parse_hook_input.ts";
+import { stateDir } from "../state/state_dir.ts";
+import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
+import { debugLog } from "./debug_log.ts";
+
+/** What a hook handler gets: the checked input and lazy access to everything else. */
+export interface HookContext {
+  /** The parsed, checked hook input. */
+  input: HookInput;
+  /** The environment (a copy in tests). */
+  env: HookEnv;
+  /** `CLAUDE_PROJECT_DIR`, else the input's `cwd`. */
+  projectDir: string;
+  /** The time the hook started. */
+  now: Date;
+  /** The merged config, loaded on first use. */
+  config(): RehydrateConfig;
+  /** The private state directory, created and checked on first use. Throws when unsafe. */
+  stateDir(): string;
+  /** Appends to the debug log when debugging is on. */
+  log(message: string): void;
+}
+
+/** A hook's logic: everything but the process I/O. */
+export type HookHandler = (ctx: HookContext) => HookReply | Promise<HookReply>;
+
+/** Options for {@linkcode handleHook}. */
+export interface HandleHookOptions {
+  /** Environment. Default `process.env`. */
+  env?: HookEnv;
+  /** Home directory for the user config. Default from the environment. */
+  homeDir?: string;
+  /** Clock. Default `new Date()`. */
+  now?: Date;
+}
+
+/** The process outcome {@linkcode handleHook} decided on. */
+export interface HookOutcome {
+  stdout: string;
+  exitCode: 0 | 2;
+}
+
+const SILENT: HookOutcome = { stdout: "", exitCode: 0 };
+
+/**
+ * Runs a hook handler on raw stdin text and decides what the process prints
+ * and how it exits, failing open: input that does not parse, an input for
+ * another event, a handler that throws or returns something malformed all
+ * give exit 0 with no output and a line in the debug log. Exit 2 happens only
+ * when the handler asks for it. A JSON reply whose `hookSpecificOutput`
+ * names another event is dropped rather than sent, because Claude Code
+ * rejects it with an error the user would see.
+ *
+ * @example
+ * ```ts
+ * const out = await handleHook("Stop", () => null, '{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"Stop"}');
+ * out.exitCode; // 0
+ * ```
+ */
+export async function handleHook(
+  event: HookEventName,
+  handler: HookHandler,
+  text: string,
+  options: HandleHookOptions = {},
+): Promise<HookOutcome> {
+  const env = options.env ?? (process.env as HookEnv);
+  const now = options.now ?? new Date();
+  let config: RehydrateConfig | undefined;
+  let dir: string | undefined;
+  let projectDir = env.CLAUDE_PROJECT_DIR || process.cwd();
+  const getConfig = (): RehydrateConfig => {
+    if (!config) config = loadConfig(projectDir, { homeDir: options.homeDir, env }).config;
+    return config;
+  };
+  const getStateDir = (): string => {
+    if (dir === undefined) {
+      const d = stateDir({ env, homeDir: options.homeDir, configured: safeConfig(getConfig)?.stateDir ?? null });
+      ensurePrivateDir(d);
+      dir = d;
+    }
+    return dir;
+  };
+  const debugOn = (): boolean => {
+    const flag = env.REHYDRATE_DEBUG;
+    if (flag === "1" || flag === "true") return true;
+    if (flag === "0" || flag === "false") return false;
+    return safeConfig(getConfig)?.debug === true;
+  };
+  const log = (message: string): void => {
+    try {
+      if (debugOn()) debugLog(getStateDir(), `${event}: ${message}`, { now });
+    } catch { /* no state directory: nowhere to log */ }
+  };
+
+  const parsed = parseHookInput(text, { event });
+  if (parsed.error) {
+    log(`input refused (${parsed.error.code}): ${parsed.error.message}`);
+    return SILENT;
+  }
+  const input = parsed.value;
+  projectDir = env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd();
+  const ctx: HookContext = { input, env, projectDir, now, config: getConfig, stateDir: getStateDir, log };
+  let reply: HookReply;
+  try {
+    reply = await handler(ctx);
+  } catch (err) {
+    log(`failed open: ${(err as Error)?.stack ?? String(err)}`);
+    return SILENT;
+  }
+  return toOutcome(event, reply, log);
+}
+
+function toOutcome(event: HookEventName, reply: HookReply, log: (m: string) => void): HookOutcome {
+  if (reply === null || reply === undefined) return SILENT;
+  const exitCode = reply.exitCode === 2 ? 2 : 0;
+  if ("stdout" in reply && typeof reply.stdout === "string") return { stdout: reply.stdout, exitCode };
+  if ("json" in reply && reply.json && typeof reply.json === "object") {
+    const specific = (reply.json as { hookSpecificOutput?: { hookEventName?: unknown } }).hookSpecificOutput;
+    if (specific && specific.hookEventName !== event) {
+      log(`reply dropped: hookSpecificOutput.hookEventName ${String(specific.hookEventName)} is not ${event}`);
+      return SILENT;
+    }
+    return { stdout: JSON.stringify(reply.json), exitCode };
+  }
+  log("reply dropped: neither stdout nor json");
+  return SILENT;
+}
+
+function safeConfig(get: () => RehydrateConfig): RehydrateConfig | undefined {
+  try {
+    return get();
+  } catch {
+    return undefined;
+  }
+}

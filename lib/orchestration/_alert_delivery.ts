@@ -1,0 +1,54 @@
+import type { HookContext } from "../hook/handle_hook.ts";
+import { renderCompactionAlert } from "./alert.ts";
+import { type CheckpointEntry, deliveryKey, isUnacknowledged } from "./checkpoints.ts";
+import { relativePath } from "./format.ts";
+import type { OrchRuntime } from "./_runtime.ts";
+import { countDeliveries, recordDelivery, type SessionView } from "./_session.ts";
+import { xmlElement } from "../xml/xml_element.ts";
+import { renderXml } from "../xml/render_xml.ts";
+
+/** Kinds recorded in the session record. */
+export const FULL_KINDS: readonly string[] = ["compaction-alert", "orchestration-resume"];
+const REMINDER_KIND = "compaction-reminder";
+
+/**
+ * The compaction alert policy: the newest unacknowledged checkpoint gets the full Template 2
+ * once per session (a Template 1 delivered at startup counts), then a one-line reminder on each
+ * prompt until it is acknowledged, at most `reminderMax` times. `view` is null when the session
+ * record cannot be used; then the full alert is given every time rather than never.
+ */
+export function compactionAlertFor(
+  ctx: HookContext,
+  rt: OrchRuntime,
+  entries: CheckpointEntry[],
+  view: SessionView | null,
+  options: { event: "UserPromptSubmit" | "SessionStart"; reminders: boolean },
+): string | null {
+  const unacked = entries.filter(isUnacknowledged);
+  if (unacked.length === 0) return null;
+  const newest = unacked[unacked.length - 1];
+  const key = deliveryKey(newest);
+  const checkpointPath = relativePath(ctx.projectDir, newest.path);
+  if (view === null || countDeliveries(view, FULL_KINDS, key) === 0) {
+    const session = newest.data?.session_id;
+    const same = session === undefined ? [newest] : entries.filter((e) => e.data?.session_id === session);
+    const text = renderCompactionAlert(newest.data, {
+      checkpointPath,
+      orchestrationPath: newest.data?.orchestration_file ?? rt.layout.active.relPath,
+      eventNumber: same.indexOf(newest) + 1,
+      eventTotal: same.length,
+      unacknowledged: unacked.length,
+      maxTokens: rt.settings.alertMaxTokens,
+    });
+    if (view !== null) recordDelivery(ctx, view, { event: options.event, kind: "compaction-alert", chars: text.length, compaction_id: key });
+    return text;
+  }
+  if (!options.reminders || countDeliveries(view, [REMINDER_KIND], key) >= rt.settings.reminderMax) return null;
+  const text = renderXml(xmlElement(
+    "compaction-reminder",
+    { checkpoint: checkpointPath, unacknowledged: unacked.length },
+    "Compaction checkpoint not acknowledged yet: merge it into the resumption section, then set acknowledged=true in it (or run: rehydrate ack).",
+  ));
+  recordDelivery(ctx, view, { event: options.event, kind: REMINDER_KIND, chars: text.length, compaction_id: key });
+  return text;
+}

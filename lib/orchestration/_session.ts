@@ -1,0 +1,53 @@
+import { join } from "../node/path.ts";
+import type { HookContext } from "../hook/handle_hook.ts";
+import { readPrivateFile } from "../state/read_private_file.ts";
+import { sessionKey } from "../state/session_key.ts";
+import { updateSessionRecord } from "../state/session_record.ts";
+
+/** One entry of the session record's `deliveries` (`schemas/session_record.v1.json`). */
+export interface Delivery {
+  at: string;
+  event: "SessionStart" | "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "Stop" | "PostCompact";
+  kind: string;
+  chars: number;
+  compaction_id?: string | null;
+}
+
+/** What the orchestration workflow reads from the per-session record. */
+export interface SessionView {
+  /** The main-loop model from SessionStart (may carry `[1m]`). */
+  model?: string;
+  deliveries: Delivery[];
+}
+
+/** Reads the session's record from the per-user state directory; empty when there is none. */
+export function readSessionView(ctx: HookContext): SessionView {
+  const key = sessionKey(ctx.input.session_id);
+  if (key === null) return { deliveries: [] };
+  const read = readPrivateFile(join(ctx.stateDir(), "sessions", `${key}.json`), { maxBytes: 256 * 1024 });
+  if (!read.ok) return { deliveries: [] };
+  try {
+    const rec = JSON.parse(read.text) as Record<string, unknown>;
+    const view: SessionView = { deliveries: Array.isArray(rec.deliveries) ? rec.deliveries as Delivery[] : [] };
+    if (typeof rec.model === "string" && rec.model !== "") view.model = rec.model;
+    return view;
+  } catch {
+    return { deliveries: [] };
+  }
+}
+
+/** Appends a delivery to the session record (keeping the newest 100, as its schema asks). */
+export function recordDelivery(ctx: HookContext, view: SessionView, delivery: Omit<Delivery, "at">): void {
+  const deliveries = [...view.deliveries, { at: ctx.now.toISOString(), ...delivery }].slice(-100);
+  view.deliveries = deliveries;
+  updateSessionRecord(ctx.stateDir(), ctx.input.session_id, { deliveries }, { now: ctx.now });
+}
+
+/** How many deliveries of `kind` answer the compaction `key`. */
+export function countDeliveries(view: SessionView, kinds: readonly string[], key: string): number {
+  let n = 0;
+  for (const d of view.deliveries) {
+    if (d && typeof d === "object" && d.compaction_id === key && kinds.includes(d.kind)) n++;
+  }
+  return n;
+}

@@ -1,0 +1,112 @@
+// Private helper of lib/projects/build_nexus_context.ts: the fixed instruction and routing texts. Kept short
+// and calm: the whole context has under 10,000 characters, and shouting does not help a model
+// follow instructions.
+import { xmlElement, type XmlElement } from "../xml/xml_element.ts";
+
+/** The routing rules of design note 004's `<core-routing>`, condensed. */
+export function coreRouting(): XmlElement {
+  const skill = (name: string, text: string) => xmlElement("skill", { name }, text);
+  const rule = (priority: number, text: string) => xmlElement("rule", { priority }, text);
+  return xmlElement(
+    "core-routing",
+    null,
+    "\n",
+    xmlElement(
+      "primary-skills",
+      null,
+      skill("plan-project", "The user wants to start something new with a deliverable, or asks for substantial work without naming a project: suggest creating a project first, then follow plan-project."),
+      skill("execute-project", "The user names an existing project (name, id or number) or says continue/resume/work on: load the project and follow execute-project."),
+      skill("create-skill", "The user repeats the same work every time: suggest automating it with create-skill."),
+      skill("mental-models", "A decision or trade-off, or the planning phase of a project: suggest two or three frameworks from mental-models."),
+    ),
+    "\n",
+    xmlElement(
+      "routing-priority",
+      null,
+      rule(1, "A skill's trigger words: read that skill's SKILL.md"),
+      rule(2, "A project reference: execute-project"),
+      rule(3, "New work without a project: suggest plan-project"),
+      rule(4, "A decision to make: suggest mental-models"),
+      rule(5, "An integration's name: its *-connect skill"),
+      rule(6, "Otherwise answer naturally, and consider whether it should become a project"),
+    ),
+    "\n",
+    xmlElement(
+      "rules",
+      null,
+      "Read a skill's SKILL.md before following its workflow. Create projects and skills only through plan-project and create-skill. When resuming a project, check its steps file for progress. Planning projects: discuss the approach and fill the planning documents; projects in execution: follow the steps file's checkboxes.",
+    ),
+    "\n",
+  );
+}
+
+/** Instruction of STARTUP with the menu (cases 1, 10, `clear`). */
+export function menuInstruction(): string {
+  return [
+    "Start of a session in this workspace.",
+    "1. Show a short menu: the active projects with their progress, then the suggested next actions.",
+    "2. Put first what matters most: an active project to continue, else starting a first project.",
+    "3. Route the user's answer with core-routing: new work goes through plan-project, an existing project through execute-project, a skill's trigger words to that skill.",
+    "Then wait for the user's input.",
+  ].join("\n");
+}
+
+/** Instruction of STARTUP without a menu (cases 4-6 and failed resumes after a compaction). */
+export function continueInstruction(switchedToSkill: string | null): string {
+  const lines = [
+    switchedToSkill
+      ? `The conversation was compacted and continues now; the latest work used the ${switchedToSkill} skill rather than a project: carry on with it.`
+      : "The conversation was compacted and continues now; the user was not working on a project.",
+    "Do not show a menu and do not ask how you can help: continue naturally from where the conversation left off.",
+    "If the user starts new substantial work, suggest plan-project.",
+  ];
+  return lines.join("\n");
+}
+
+/** What the compact instruction needs to name. */
+export interface ResumeInstructionInput {
+  projectId: string;
+  phase: "planning" | "execution";
+  skill: string;
+  skillPath: string | null;
+  stepsPath: string | null;
+  manifestPath: string | null;
+  currentTask: string | null;
+}
+
+/** Instruction of COMPACT mode (cases 2, 3, 7, 8, 9). */
+export function resumeInstruction(p: ResumeInstructionInput): string {
+  const steps = p.stepsPath ?? "the steps file";
+  const skill = p.skillPath ?? p.skill;
+  const lines: string[] = [];
+  if (p.phase === "planning") {
+    lines.push(
+      `You are resuming project ${p.projectId} in its planning phase (Phase 1 is not complete).`,
+      `1. Create a todo list from the unchecked Phase 1 items of ${steps} and mark the current task in progress.`,
+      `2. Follow ${skill}: overview, discovery, plan, steps, pausing for the user's confirmation at each document.`,
+      `3. Tick items [x] in ${steps} as they are done${p.manifestPath ? ` and keep ${p.manifestPath} up to date` : ""}.`,
+      "Do not start implementing before every Phase 1 item is checked.",
+    );
+  } else {
+    lines.push(
+      `You are resuming project ${p.projectId} in its execution phase.`,
+      `1. Create a todo list from the remaining unchecked items of ${steps} and mark the current task in progress.`,
+      `2. Follow ${skill}: one task at a time, ticking [x] in ${steps} as soon as a task is done.`,
+      `3. Update ${p.manifestPath ?? "the manifest"} after significant progress.`,
+    );
+  }
+  lines.push(
+    'Files shown in full above are loaded: do not read them again. Read the files listed with action="read" before you start.',
+    "Do not show a menu or ask what to do.",
+  );
+  lines.push(p.currentTask ? `Continue with the current task: ${p.currentTask}` : "Continue with the next unchecked task.");
+  return lines.join("\n");
+}
+
+/** Instruction when this compaction's context was delivered already (a repeated SessionStart, or a resume). */
+export function reminderInstruction(projectId: string, stepsPath: string | null, currentTask: string | null): string {
+  return [
+    `The full resume context for project ${projectId} was delivered earlier in this session.`,
+    `Continue with the current task${currentTask ? `: ${currentTask}` : ""}. Re-read ${stepsPath ?? "the steps file"} if you are unsure where you are.`,
+  ].join("\n");
+}

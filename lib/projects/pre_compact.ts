@@ -1,0 +1,159 @@
+import { lstatSync, mkdirSync, realpathSync, statSync } from "../node/fs.ts";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "../node/path.ts";
+import type { HookContext } from "../hook/handle_hook.ts";
+import type { PreCompactInput } from "../hook/hook_types.ts";
+import { detectWorkspace } from "../detect/workspace.ts";
+import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
+import { readManifest } from "./read_manifest.ts";
+import { readSteps } from "./read_steps.ts";
+import { redact } from "../redact/redact.ts";
+import { redactValue } from "../redact/redact_value.ts";
+import { precompactStateSchema } from "./precompact_state_schema.ts";
+import { sessionKey } from "../state/session_key.ts";
+import { usesProjectsLayout } from "./uses_projects_layout.ts";
+import { validateSchema } from "../schema/validate_schema.ts";
+import { writeFileAtomic } from "../state/write_file_atomic.ts";
+
+/** What the project workflow saved before a compaction. */
+export interface ProjectPreCompactResult {
+  /** The flat state as written (`schemas/precompact_state.v1.json`). */
+  state: Record<string, unknown>;
+  /** Plain-text instructions for the summarizer (at most 1,500 characters), or "" when nothing was detected. */
+  summaryInstructions: string;
+  /** Absolute paths the agent should re-read after compaction, best first. */
+  rereadFiles: string[];
+  /** Where the state went: the per-session copy, and the flat workspace file when it could be written. */
+  written: { session: string | null; flat: string | null };
+}
+
+/** Options for {@linkcode projectPreCompact}. */
+export interface ProjectPreCompactOptions {
+  /** The compaction id every record of this compaction carries. */
+  compactionId: string;
+}
+
+const MAX_INSTRUCTIONS = 1500;
+
+/**
+ * PreCompact for project workspaces: detects the active project and the working set from the
+ * transcript tail (bounded scan, see `docs/detection.md`), writes the flat
+ * `precompact_state.json` (schema-valid, redacted, atomic, owner-only) to the workspace
+ * (`projects.stateFile`) and a per-session copy to the private state directory, and returns the
+ * short plain-text instruction Claude Code appends to the summarizer's prompt. Returns null when
+ * the layout is absent. The flat file is skipped (and logged) when its directory is a link or
+ * resolves outside the project.
+ *
+ * @example
+ * ```ts
+ * const saved = projectPreCompact(ctx, { compactionId: newCompactionId(ctx.now) });
+ * if (saved) return { stdout: saved.summaryInstructions };
+ * ```
+ */
+export function projectPreCompact(ctx: HookContext, options: ProjectPreCompactOptions): ProjectPreCompactResult | null {
+  const config = ctx.config();
+  if (!usesProjectsLayout(ctx.projectDir, config)) return null;
+  const p = config.projects;
+  const input = ctx.input as PreCompactInput;
+  const detection = detectWorkspace(input.transcript_path, {
+    budgetBytes: config.transcript.scanBudgetBytes,
+    projectsRoot: p.root,
+    projectDir: ctx.projectDir,
+    workingSetSize: p.workingSetSize,
+  });
+  const active = detection.activeProject;
+  const state: Record<string, unknown> = {
+    schema_version: 1,
+    active_project_id: active?.id ?? null,
+    confidence: active?.confidence ?? "none",
+    detection_method: "transcript",
+    timestamp: ctx.now.toISOString(),
+    session_id: input.session_id,
+    ...(input.trigger === "manual" || input.trigger === "auto" ? { trigger: input.trigger } : {}),
+    compaction_id: options.compactionId,
+    transcript_bytes_scanned: detection.bytesScanned,
+    switched_to_skill: active?.switchedToSkill ?? null,
+    working_set: detection.workingSet,
+    last_tool_calls: detection.lastToolCalls.slice(-20),
+    delivered: null,
+  };
+  const safe = redactValue(state);
+  const issues = validateSchema(precompactStateSchema(), safe);
+  if (issues.length > 0) {
+    ctx.log(`project: state not written, schema: ${issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ")}`);
+    return null;
+  }
+  const text = JSON.stringify(safe, null, 2) + "\n";
+  const written = { session: writeSessionCopy(ctx, input.session_id, text), flat: writeFlat(ctx, p.stateFile, text) };
+
+  const projectPath = active ? join(ctx.projectDir, p.root, active.id) : null;
+  const manifest = projectPath ? readManifest(projectPath, { manifestNames: p.manifestNames }) : null;
+  const steps = projectPath ? readSteps(projectPath, { stepsNames: p.stepsNames }) : null;
+  const rereadFiles: string[] = [];
+  if (projectPath && manifest?.ok) rereadFiles.push(join(projectPath, manifest.file));
+  if (projectPath && steps) rereadFiles.push(join(projectPath, steps.file));
+  for (const item of detection.workingSet) {
+    const abs = isAbsolute(item.path) ? item.path : resolve(ctx.projectDir, item.path);
+    // Files only named (a todo to create one) are kept in the working set, not in what to re-read.
+    if (!rereadFiles.includes(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) rereadFiles.push(abs);
+  }
+
+  const lines: string[] = [];
+  if (active && active.confidence !== "low") {
+    const phase = steps?.phase ?? (manifest?.ok ? manifest.data.current_phase : "");
+    lines.push(`The agent is working on the project ${active.id}${phase ? ` (phase: ${phase})` : ""} in ${p.root}/${active.id}/.`);
+    if (steps?.currentTask) lines.push(`Its current task is "${steps.currentTask}" (${steps.checked}/${steps.total} steps done).`);
+    if (manifest?.ok && typeof manifest.data.next_action === "string") lines.push(`The next action is the ${manifest.data.next_action} skill.`);
+  }
+  const ws = detection.workingSet.slice(0, 8).map((w) => w.path);
+  if (ws.length > 0) lines.push(`Files the agent needs next: ${ws.join(", ")}.`);
+  let summaryInstructions = "";
+  if (lines.length > 0) {
+    summaryInstructions = [
+      "When summarizing, preserve exactly: the active project, its phase, the current task, the next action, and the list of files below, so work resumes without guessing.",
+      ...lines,
+    ].join("\n");
+    summaryInstructions = redact(summaryInstructions);
+    if (summaryInstructions.length > MAX_INSTRUCTIONS) summaryInstructions = summaryInstructions.slice(0, MAX_INSTRUCTIONS - 1) + "…";
+  }
+  return { state: safe, summaryInstructions, rereadFiles, written };
+}
+
+function writeSessionCopy(ctx: HookContext, sessionId: string, text: string): string | null {
+  const key = sessionKey(sessionId);
+  if (key === null) return null;
+  try {
+    const dir = join(ctx.stateDir(), "sessions");
+    ensurePrivateDir(dir);
+    const path = join(dir, `${key}.precompact.json`);
+    writeFileAtomic(path, text);
+    return path;
+  } catch (err) {
+    ctx.log(`project: per-session state not written: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+function writeFlat(ctx: HookContext, stateFile: string, text: string): string | null {
+  try {
+    const root = realpathSync(ctx.projectDir);
+    const target = resolve(root, stateFile);
+    const dir = dirname(target);
+    if (!isInside(root, target)) throw new Error(`${stateFile} is outside the project`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A link anywhere between the project and the file could send the write elsewhere.
+    const real = realpathSync(dir);
+    if (!isInside(root, join(real, "x"))) throw new Error(`${relative(root, dir)} resolves outside the project`);
+    const st = lstatSync(target, { throwIfNoEntry: false });
+    if (st && !st.isFile()) throw new Error(`${stateFile} is not a regular file`);
+    writeFileAtomic(join(real, target.slice(dir.length + 1)), text);
+    return target;
+  } catch (err) {
+    ctx.log(`project: flat state not written: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && !rel.split(sep).includes("..");
+}

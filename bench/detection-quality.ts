@@ -4,13 +4,16 @@
  * top 10 with the files the agent touched in its next 20 tool calls. The baseline is "the 10
  * most recently touched files before the cut".
  *
- * Run: `npx bun bench/detection-quality.ts` (prints markdown tables). The unit test
- * tests/unit/detection_quality.test.ts imports {@linkcode evaluateDetection} and asserts that
- * the detection beats the baseline on these numbers.
+ * Run: `npx bun bench/detection-quality.ts` (prints markdown tables): first the development set
+ * (tests/fixtures/detection-dev, 30 real sessions with a compaction, gzip JSONL), then the public
+ * and captured transcripts (tests/fixtures/public, tests/fixtures/claude-code-2.1.197). The unit
+ * test tests/unit/detection_quality.test.ts imports {@linkcode evaluateDetection} and asserts that
+ * the detection beats the baseline on the public and captured transcripts.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { detectWorkspace } from "../lib/detect/workspace.ts";
 import { resolvePath } from "../lib/detect/_paths.ts";
 
@@ -60,20 +63,29 @@ interface Call {
   cwd?: string;
 }
 
-/** The transcripts evaluated: the public fixtures and the 2.1.197 captures. */
+/** The in-repository fixtures (tests/fixtures). */
+const FIXTURES = join(import.meta.dirname ?? ".", "..", "tests", "fixtures");
+
+/** Files of `dir` ending in `ext`, sorted; a missing or empty folder is an error, never an empty set. */
+function filesIn(dir: string, ext: string): string[] {
+  const names = readdirSync(dir).filter((n) => n.endsWith(ext)).sort();
+  if (names.length === 0) throw new Error(`no *${ext} transcripts in ${dir}`);
+  return names.map((n) => join(dir, n));
+}
+
+/** The transcripts the unit test evaluates: the public fixtures and the 2.1.197 captures. */
 export function fixtureFiles(): string[] {
-  const root = join(import.meta.dirname ?? ".", "..", "..", "shared", "fixtures");
-  const out: string[] = [];
-  for (const dir of [join(root, "public"), join(root, "claude-code-2.1.197", "transcripts")]) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith(".jsonl")).sort();
-    } catch {
-      continue;
-    }
-    for (const n of names) out.push(join(dir, n));
-  }
-  return out;
+  return [...filesIn(join(FIXTURES, "public"), ".jsonl"), ...filesIn(join(FIXTURES, "claude-code-2.1.197", "transcripts"), ".jsonl")];
+}
+
+/** The development set: 30 real sessions cut after their first compaction (gzip JSONL). */
+export function devSetFiles(): string[] {
+  return filesIn(join(FIXTURES, "detection-dev"), ".jsonl.gz");
+}
+
+/** A transcript's text; `.gz` files are gunzipped. */
+function readTranscript(file: string): string {
+  return file.endsWith(".gz") ? new TextDecoder().decode(gunzipSync(readFileSync(file))) : readFileSync(file, "utf8");
 }
 
 /** Runs every cut of every file. */
@@ -83,7 +95,7 @@ export function evaluateDetection(files: readonly string[] = fixtureFiles()): Ev
   try {
     for (const file of files) {
       const name = file.slice(file.lastIndexOf("/") + 1);
-      const lines = readFileSync(file, "utf8").split("\n");
+      const lines = readTranscript(file).split("\n");
       const rows = lines.map((l) => {
         try {
           const v = JSON.parse(l);
@@ -205,5 +217,15 @@ function score(list: readonly string[], targets: ReadonlySet<string>): Score {
 }
 
 if ((import.meta as { main?: boolean }).main) {
-  console.log(formatEvaluation(evaluateDetection()));
+  const dev = devSetFiles();
+  const pub = fixtureFiles();
+  console.log([
+    `## Development set: tests/fixtures/detection-dev (${dev.length} sessions)`,
+    "",
+    formatEvaluation(evaluateDetection(dev)),
+    "",
+    `## Public and captured transcripts: tests/fixtures/public, tests/fixtures/claude-code-2.1.197 (${pub.length} transcripts)`,
+    "",
+    formatEvaluation(evaluateDetection(pub)),
+  ].join("\n"));
 }

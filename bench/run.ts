@@ -53,10 +53,10 @@ export const WS = join(SANDBOX, "ws");
 const STATE = join(SANDBOX, "state");
 const HOME = join(SANDBOX, "home");
 const SESSION_ID = "5f0c1a8e-7b2d-4c3e-9a41-b3d2e6f70a19";
-const SHARED = join(ROOT, "..", "shared", "fixtures");
+const FIXTURES = join(ROOT, "tests", "fixtures");
 const REAL = [
-  { id: "real-3mb", file: join(SHARED, "public", "spotter__4d5611e5-auto-compaction.jsonl") },
-  { id: "real-65kb", file: join(SHARED, "claude-code-2.1.197", "transcripts", "35dd7dd6-f123-4616-a3f3-fc3591e3ecbf.jsonl") },
+  { id: "real-3mb", file: join(FIXTURES, "public", "spotter__4d5611e5-auto-compaction.jsonl") },
+  { id: "real-65kb", file: join(FIXTURES, "claude-code-2.1.197", "transcripts", "35dd7dd6-f123-4616-a3f3-fc3591e3ecbf.jsonl") },
 ];
 
 interface Command {
@@ -549,7 +549,7 @@ function main(): void {
       python: python ? version([python, "--version"]) : null,
     },
     settings: { runs, warmup, rssRuns, peerRunsAt100MB: Math.min(runs, 7), peerRunsAt500MB: Math.min(runs, 3), binariesKey: bins.key, sessionId: SESSION_ID, activeProject: ACTIVE_PROJECT },
-    inputs: inputs.map(({ path, ...rest }) => ({ ...rest, path: path.replace(ROOT + "/", "").replace(join(ROOT, "..") + "/", "../") })),
+    inputs: inputs.map(({ path, ...rest }) => ({ ...rest, path: path.replace(ROOT + "/", "") })),
     cases,
     honesty: checks,
     notes,

@@ -1,6 +1,6 @@
 /**
  * Hook stdin for the benchmark cases, built from the payloads Claude Code 2.1.197 really sent
- * (../shared/fixtures/claude-code-2.1.197/hook-inputs/*.json, copied here field for field so the
+ * (tests/fixtures/claude-code-2.1.197/hook-inputs/*.json, copied here field for field so the
  * bench runs from a plain clone) with `session_id`, `transcript_path` and `cwd` rewritten and the
  * tool calls pointed into the benchmark workspace.
  */

@@ -1,8 +1,9 @@
 /**
  * Benchmark transcripts: realistic Claude Code session JSONL of any size, streamed to disk (a
- * 500 MB file never exists as one string). Rows follow ../shared/claude-code-hooks.md section (e),
- * like tests/unit/_transcript_gen.ts, but every tool call points into the benchmark workspace so
- * the hooks have a project to find:
+ * 500 MB file never exists as one string). Rows follow the real transcripts in
+ * tests/fixtures/claude-code-2.1.197/transcripts and tests/fixtures/public, like
+ * tests/unit/_transcript_gen.ts, but every tool call points into the benchmark workspace so the
+ * hooks have a project to find:
  *
  * - user prompts and `file-history-snapshot` rows; assistant rows one per content block (thinking,
  *   text, tool_use) sharing `message.id` and repeating the usage;

@@ -8,7 +8,7 @@ export const DIST = join(ROOT, "dist");
 export const EXE = process.platform === "win32" ? ".exe" : "";
 export const HOOKS = ["pre-compact", "post-compact", "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use", "stop"];
 export const BINARIES = [...HOOKS, "rehydrate"];
-export const FIXTURES = join(ROOT, "..", "shared", "fixtures", "claude-code-2.1.197");
+export const FIXTURES = join(ROOT, "tests", "fixtures", "claude-code-2.1.197");
 
 export function bin(name: string): string {
   const p = join(DIST, name + EXE);

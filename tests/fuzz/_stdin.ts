@@ -8,7 +8,7 @@ import { deepJson, HOSTILE_SNIPPETS, mutateBytes } from "./_mutate.ts";
 import type { Rng } from "./_rng.ts";
 import { ROOT, SESSION, type Shared, type World } from "./_world.ts";
 
-const FIXTURES = join(ROOT, "..", "shared", "fixtures", "claude-code-2.1.197", "hook-inputs");
+const FIXTURES = join(ROOT, "tests", "fixtures", "claude-code-2.1.197", "hook-inputs");
 const TEMPLATES: Record<HookEventName, string[]> = {
   PreCompact: ["PreCompact-manual.json", "PreCompact-auto.json"],
   PostCompact: ["PostCompact-manual.json", "PostCompact-auto.json"],

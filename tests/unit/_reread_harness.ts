@@ -8,7 +8,7 @@ import { type HookContext, handleHook, type HookOutcome } from "../../lib/hook/h
 import type { HookEventName, HookReply } from "../../lib/hook/hook_types.ts";
 
 export const ROOT = join(import.meta.dirname!, "..", "..");
-export const INPUTS = join(ROOT, "..", "shared", "fixtures", "claude-code-2.1.197", "hook-inputs");
+export const INPUTS = join(ROOT, "tests", "fixtures", "claude-code-2.1.197", "hook-inputs");
 export const DISPATCH = join(ROOT, "tests", "fixtures", "dispatch");
 export const PROJECT = join(DISPATCH, "project");
 

@@ -1,6 +1,7 @@
 /**
  * Seeded generator of realistic Claude Code transcripts (JSONL) for the scanner tests and the
- * benchmark. Rows follow shared/claude-code-hooks.md section (e): user prompts, assistant rows
+ * benchmark. Rows follow the real transcripts in tests/fixtures/claude-code-2.1.197/transcripts and
+ * tests/fixtures/public: user prompts, assistant rows
  * one per content block sharing `message.id` and usage, tool_use blocks of the common tools with
  * POSIX and Windows paths, tool results with large contents and `toolUseResult`, progress rows
  * (including `agent_progress` with embedded subagent usage), inline sidechain rows, synthetic

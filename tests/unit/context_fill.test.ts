@@ -7,7 +7,7 @@ import { contextFill } from "../../lib/transcript/context_fill.ts";
 import { contextWindow } from "../../lib/transcript/context_window.ts";
 import { generateTranscriptText } from "./_transcript_gen.ts";
 
-const FIXTURES = join(import.meta.dirname!, "..", "..", "..", "shared", "fixtures");
+const FIXTURES = join(import.meta.dirname!, "..", "fixtures");
 const LOCAL = join(import.meta.dirname!, "..", "fixtures", "transcripts");
 const CC = "claude-code-2.1.197";
 

@@ -26,7 +26,7 @@ const FIXTURES = join(HERE, "..", "fixtures");
 const WORKSPACE = join(FIXTURES, "workspace", "nexus");
 const EXTRA = join(FIXTURES, "workspace", "extra-projects");
 const GOLDEN = join(FIXTURES, "session-start");
-const PAYLOADS = join(HERE, "..", "..", "..", "shared", "fixtures", "claude-code-2.1.197", "hook-inputs");
+const PAYLOADS = join(FIXTURES, "claude-code-2.1.197", "hook-inputs");
 const NOW = new Date("2026-11-21T10:00:00.000Z");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 

@@ -8,7 +8,7 @@ import { scanTranscript, type ScanTranscriptStats } from "../../lib/transcript/s
 import { createRandom, generateTranscriptText, type TranscriptMess } from "./_transcript_gen.ts";
 import { type ForwardRow, forwardParse } from "./_forward_parse.ts";
 
-const FIXTURES = join(import.meta.dirname!, "..", "..", "..", "shared", "fixtures");
+const FIXTURES = join(import.meta.dirname!, "..", "fixtures");
 const HERE_FIXTURES = join(import.meta.dirname!, "..", "fixtures", "transcripts");
 
 type OracleRow = ForwardRow;

@@ -27,7 +27,7 @@ import { projectSessionStart } from "../../lib/projects/session_start.ts";
 const HERE = import.meta.dirname!;
 const WORKSPACE = join(HERE, "..", "fixtures", "workspace", "nexus");
 const EXTRA = join(HERE, "..", "fixtures", "workspace", "extra-projects");
-const PAYLOADS = join(HERE, "..", "..", "..", "shared", "fixtures", "claude-code-2.1.197", "hook-inputs");
+const PAYLOADS = join(HERE, "..", "fixtures", "claude-code-2.1.197", "hook-inputs");
 const P = defaultConfig().projects;
 const KEY = JSON.stringify([P.root, P.manifestNames, P.stepsNames, P.skillsGlobRoots]);
 const MANIFEST = "01-planning/resume-context.md";

@@ -13,8 +13,8 @@ import { containsAny, needle, reverseLines, reverseTextLines } from "../../lib/t
 import { Buffer } from "node:buffer";
 import { generateTranscriptText } from "./_transcript_gen.ts";
 
-const PUBLIC = join(import.meta.dirname!, "..", "..", "..", "shared", "fixtures", "public");
-const CC = join(import.meta.dirname!, "..", "..", "..", "shared", "fixtures", "claude-code-2.1.197", "transcripts");
+const PUBLIC = join(import.meta.dirname!, "..", "fixtures", "public");
+const CC = join(import.meta.dirname!, "..", "fixtures", "claude-code-2.1.197", "transcripts");
 const JOKE = "/Users/philipp/dev/vibeinsights/fixtures/claudecode/JOKE.md";
 
 function rows(path: string): TranscriptRow[] {

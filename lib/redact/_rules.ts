@@ -26,6 +26,12 @@ export type RedactionKind =
   | "slack-webhook"
   | "stripe-key"
   | "npm-token"
+  | "gitlab-token"
+  | "huggingface-token"
+  | "digitalocean-token"
+  | "sendgrid-key"
+  | "google-oauth-token"
+  | "azure-storage-key"
   | "aws-access-key-id"
   | "aws-secret-key"
   | "jwt"
@@ -78,6 +84,21 @@ function lazy(build: () => RegExp): () => RegExp {
 }
 
 const includes = (needle: string) => (text: string) => text.includes(needle);
+
+/** The text of the line `offset` is on, up to `offset`. */
+function lineBefore(text: string, offset: number): string {
+  return text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset);
+}
+
+/**
+ * Whether a value after a secret-named command-line flag looks like a secret rather than a word of
+ * prose ("the --token flag") or a name standing in for it (`YOUR_API_KEY`): six characters or more
+ * with a digit, a symbol or mixed case.
+ */
+function looksSecret(value: string): boolean {
+  if (/^[A-Z_]+$/.test(value)) return false;
+  return value.length >= 6 && (/[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value)));
+}
 const matches = (re: RegExp) => (text: string) => re.test(text);
 
 /**
@@ -87,14 +108,14 @@ const matches = (re: RegExp) => (text: string) => re.test(text);
  * hints; tests/unit/redact.test.ts checks the implication on the secret corpus and random text.
  */
 export const ANY_HINT =
-  /pass|pwd|secret|token|auth|credential|key|cookie|session|signature|dsn|bearer|:\/\/|sk-|[sr]k_(?:live|test)_|whsec_|npm_|aiza|gocspx-|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|a(?:ki|si|bi|cc)a|eyj|hooks\.slack\.com/i;
+  /pass|pwd|secret|token|auth|credential|key|cookie|session|signature|dsn|bearer|:\/\/|sk-|[sr]k_(?:live|test)_|whsec_|npm_|aiza|gocspx-|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|a(?:ki|si|bi|cc)a|eyj|hooks\.slack\.com|gl(?:pat|dt|rt|ptt|ft|soat|cbt)-|hf_|do[por]_v1_|sg\.|ya29\.|curl|mysql|mariadb/i;
 
 let built: readonly RedactRule[] | undefined;
 
 /**
  * The ordered redaction rules, built on the first call (the same array after that). Most texts
  * fail {@linkcode ANY_HINT} and never need them: building the rule objects and their pattern
- * closures at start-up cost every hook about 0.3 million instructions (issue 6).
+ * closures at start-up cost every hook (bench/README.md, "What start-up pays for").
  *
  * @example
  * ```ts
@@ -142,6 +163,42 @@ function buildRules(): readonly RedactRule[] {
   );
   const AWS_SECRET = lazy(() =>
     /((?:aws_?)?secret_?access_?key|aws_?secret_?key)(["']?[ \t]*(?:=>|:=|[:=])[ \t]*["']?)([A-Za-z0-9\/+]{40})(?![A-Za-z0-9\/+=])/gi,
+  );
+  const GITLAB = lazy(() =>
+    new RegExp(`${B}gl(?:pat|dt|rt|ptt|ft|soat|cbt)-[A-Za-z0-9_-]{20,}`, "g"),
+  );
+  const HUGGINGFACE = lazy(() =>
+    new RegExp(`${B}hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_-])`, "g"),
+  );
+  const DIGITALOCEAN = lazy(() =>
+    new RegExp(`${B}do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])`, "g"),
+  );
+  const SENDGRID = lazy(() =>
+    new RegExp(`${B}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}(?![A-Za-z0-9_-])`, "g"),
+  );
+  const GOOGLE_OAUTH_TOKEN = lazy(() =>
+    new RegExp(`${B}ya29\\.[A-Za-z0-9_-]{20,}`, "g"),
+  );
+  // Azure storage and service bus connection strings: `AccountKey=<base64>;`.
+  const AZURE_KEY = lazy(() =>
+    /(?<![A-Za-z0-9])((?:Account|SharedAccess)Key=)([A-Za-z0-9+\/]{20,}={0,2})/g,
+  );
+  // `curl -u user:password` and `--user user:password` (also `--proxy-user`); only on a line that
+  // runs curl, since `-u uid:gid` means something else to docker and others.
+  const CURL_USER = lazy(() =>
+    /(?<![\w-])(-u|--user|--proxy-user)([ \t]+|=)(["']?)([^\s:"'@]{1,256}):([^\s"']{1,512})\3/g,
+  );
+  // `mysql -pPASSWORD` (no space: with one, mysql prompts); only on a line that runs mysql or mariadb.
+  const MYSQL_P = lazy(() =>
+    /(?<=[ \t])-p(["']?)([^\s"'-][^\s"']{0,255})\1(?=\s|$)/g,
+  );
+  // `--password X`, `--api-key X`, `-token X`: a flag that names a secret, a space, then its value.
+  const FLAG_VALUE = lazy(() =>
+    /(?<![\w-])(--?[A-Za-z][\w-]{0,48})([ \t]+)(["']?)([^\s"'-][^\s"']{0,511})\3/g,
+  );
+  // npm's `_authToken X`, `_auth X`, `_password X` (as `npm config set` takes them).
+  const NPM_AUTH = lazy(() =>
+    /(?<![\w.])(_auth(?:Token)?|_password)([ \t]+)([^\s"'=][^\s"']{0,511})/g,
   );
   const JWT = lazy(() =>
     new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, "g"),
@@ -204,6 +261,21 @@ function buildRules(): readonly RedactRule[] {
         });
       },
     },
+    tokenRule("gitlab-token", matches(/gl(?:pat|dt|rt|ptt|ft|soat|cbt)-/), GITLAB),
+    tokenRule("huggingface-token", includes("hf_"), HUGGINGFACE, (m) => /[a-z]/.test(m.slice(3)) && /[A-Z]/.test(m)),
+    tokenRule("digitalocean-token", matches(/do[por]_v1_/), DIGITALOCEAN),
+    tokenRule("sendgrid-key", includes("SG."), SENDGRID),
+    tokenRule("google-oauth-token", includes("ya29."), GOOGLE_OAUTH_TOKEN),
+    {
+      kind: "azure-storage-key",
+      hint: matches(/(?:Account|SharedAccess)Key=/),
+      apply(text, onRedact) {
+        return text.replace(AZURE_KEY(), (_match, key: string) => {
+          onRedact("azure-storage-key");
+          return key + marker("azure-storage-key");
+        });
+      },
+    },
     tokenRule("jwt", includes("eyJ"), JWT),
     {
       kind: "bearer-token",
@@ -226,6 +298,52 @@ function buildRules(): readonly RedactRule[] {
           if (!DIGIT.test(token) || !LETTER.test(token)) return match;
           onRedact("bearer-token");
           return prefix + marker("bearer-token");
+        });
+      },
+    },
+    {
+      kind: "password",
+      hint: includes("curl"),
+      apply(text, onRedact) {
+        return text.replace(CURL_USER(), (match, flag: string, sep: string, q: string, user: string, password: string, offset: number, whole: string) => {
+          if (!/\bcurl\b/.test(lineBefore(whole, offset)) || isPlaceholderValue(password, q !== "")) return match;
+          onRedact("password");
+          return `${flag}${sep}${q}${user}:${marker("password")}${q}`;
+        });
+      },
+    },
+    {
+      kind: "password",
+      hint: matches(/mysql|mariadb/i),
+      apply(text, onRedact) {
+        return text.replace(MYSQL_P(), (match, q: string, password: string, offset: number, whole: string) => {
+          if (!/\b(?:mysql|mariadb)[\w-]*\b/i.test(lineBefore(whole, offset)) || isPlaceholderValue(password, q !== "")) return match;
+          onRedact("password");
+          return `-p${q}${marker("password")}${q}`;
+        });
+      },
+    },
+    {
+      kind: "secret",
+      hint: matches(/-[\w-]{0,48}?(?:pass|pwd|secret|token|auth|credential|key)/i),
+      apply(text, onRedact) {
+        return text.replace(FLAG_VALUE(), (match, flag: string, sep: string, q: string, value: string) => {
+          const kind = secretKeyKind(flag.replace(/^-+/, ""));
+          if (kind === undefined || !looksSecret(value) || isPlaceholderValue(value, q !== "")) return match;
+          onRedact(kind);
+          return `${flag}${sep}${q}${marker(kind)}${q}`;
+        });
+      },
+    },
+    {
+      kind: "secret",
+      hint: matches(/_auth|_password/),
+      apply(text, onRedact) {
+        return text.replace(NPM_AUTH(), (match, key: string, sep: string, value: string) => {
+          if (isPlaceholderValue(value, false)) return match;
+          const kind = key === "_password" ? "password" : "secret";
+          onRedact(kind);
+          return key + sep + marker(kind);
         });
       },
     },

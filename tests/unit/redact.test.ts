@@ -38,7 +38,8 @@ describe("redact() on the secrets corpus", () => {
     const expected: RedactionKind[] = [
       "private-key", "anthropic-key", "openai-key", "google-api-key", "google-oauth-secret", "github-token",
       "slack-token", "slack-webhook", "stripe-key", "npm-token", "aws-access-key-id", "aws-secret-key", "jwt",
-      "url-password", "bearer-token", "basic-auth", "password", "secret",
+      "url-password", "bearer-token", "basic-auth", "password", "secret", "gitlab-token", "huggingface-token",
+      "digitalocean-token", "sendgrid-key", "google-oauth-token", "azure-storage-key",
     ];
     assert.deepEqual([...kinds].sort(), [...expected].sort());
   });
@@ -186,7 +187,8 @@ describe("redact()'s one-regex prefilter", () => {
     const rng = mulberry32(20261121);
     const parts = ["PRIVATE KEY", "sk-ant-", "sk-", "hooks.slack.com", "://", "rk_live_", "sk_test_", "whsec_", "npm_", "AIza", "GOCSPX-",
       "ghp_", "github_pat_", "xoxb-", "xapp-", "AKIA", "ASIA", "secret_access_key", "aws_secret", "eyJ", "Authorization", "Bearer ",
-      "password", "pwd", "token", "auth", "credential", "key", "cookie", "session", "signature", "dsn", "=", ": ", "x", "9", " ", "/"];
+      "password", "pwd", "token", "auth", "credential", "key", "cookie", "session", "signature", "dsn", "=", ": ", "x", "9", " ", "/",
+      "glpat-", "hf_", "dop_v1_", "SG.", "ya29.", "AccountKey=", "curl -u ", "mysql -p", "--password ", "_authToken ", "-"];
     const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@ ";
     for (let i = 0; i < 3000; i++) {
       let t = "";

@@ -2,4 +2,4 @@
 import { runHook } from "../lib/hook/run_hook.ts";
 import { postCompactHook } from "../lib/events/post_compact.ts";
 
-void runHook("PostCompact", postCompactHook);
+runHook("PostCompact", postCompactHook);

@@ -2,4 +2,4 @@
 import { runHook } from "../lib/hook/run_hook.ts";
 import { postToolUseHook } from "../lib/events/post_tool_use.ts";
 
-void runHook("PostToolUse", postToolUseHook);
+runHook("PostToolUse", postToolUseHook);

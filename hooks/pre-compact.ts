@@ -2,4 +2,4 @@
 import { runHook } from "../lib/hook/run_hook.ts";
 import { preCompactHook } from "../lib/events/pre_compact.ts";
 
-void runHook("PreCompact", preCompactHook);
+runHook("PreCompact", preCompactHook);

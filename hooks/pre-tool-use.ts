@@ -2,4 +2,4 @@
 import { runHook } from "../lib/hook/run_hook.ts";
 import { preToolUseHook } from "../lib/events/pre_tool_use.ts";
 
-void runHook("PreToolUse", preToolUseHook);
+runHook("PreToolUse", preToolUseHook);

@@ -3,8 +3,8 @@
 // is the floor `rehydrate doctor` measures the hooks against); anything else runs the CLI
 // (hooks/cli.ts). build.ts embeds each of those entries in the binary as a bundle of its own, and
 // the specifier below is computed, so the bundler leaves it to run time: a hook loads its own
-// bundle and nothing else (`rehydrate stop` 7.7 million instructions, dist/stop 7.6; one bundle of
-// everything 10.3; ES modules split by the bundler 8.2).
+// bundle and nothing else, which costs about what dist/<hook> does, where one bundle of everything
+// or ES modules split by the bundler cost more (bench/README.md, "The multicall binary").
 // No top-level await: the entry compiles to bytecode, whose output format is CommonJS.
 import { HOOK_NAMES } from "../lib/hook/hook_names.ts";
 import { VERSION } from "../lib/hook/version.ts";
@@ -27,8 +27,8 @@ if (name === "--version" || name === "-V" || name === "version") {
     if (!isHook) process.exitCode = 1;
   };
   // require() where there is one (Bun, the compiled binary): it loads the bundle at once, where
-  // import() goes through the module loader's promises first (the usual prompt 0.2 million
-  // instructions more). import() in Deno, which has no require() here.
+  // import() goes through the module loader's promises first (dearer on the usual prompt;
+  // bench/README.md). import() in Deno, which has no require() here.
   if (typeof require === "function") {
     try {
       require(entry);

@@ -2,4 +2,4 @@
 import { runHook } from "../lib/hook/run_hook.ts";
 import { sessionStartHook } from "../lib/events/session_start.ts";
 
-void runHook("SessionStart", sessionStartHook);
+runHook("SessionStart", sessionStartHook);

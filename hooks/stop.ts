@@ -2,4 +2,4 @@
 import { runHook } from "../lib/hook/run_hook.ts";
 import { stopHook } from "../lib/events/stop.ts";
 
-void runHook("Stop", stopHook);
+runHook("Stop", stopHook);

@@ -20,10 +20,11 @@ export interface CliIo {
 /** A CLI verb: gets the arguments after its name, returns the exit code. */
 export type CliVerb = (args: string[], io: CliIo) => number | Promise<number>;
 
-// The verbs are imported statically: an `import()` anywhere in a bundle makes the bundler wrap
-// the modules it reaches, and the modules they share with the hooks, in lazy initialisers, in every
-// bundle of the multicall binary (hooks/rehydrate.ts), hook bundles included (`rehydrate stop` 0.3-0.4
-// million instructions more). The hooks are not here: hooks/rehydrate.ts runs them.
+// The verbs are imported statically: an `import()` anywhere in a bundle makes the bundler wrap the
+// modules it reaches, and the modules they share with the hooks, in lazy initialisers, in every
+// bundle of the multicall binary (hooks/rehydrate.ts), hook bundles included, which made `rehydrate
+// stop` dearer (bench/README.md, "The multicall binary"). The hooks are not here:
+// hooks/rehydrate.ts runs them.
 const VERBS: Record<string, { summary: string; run: CliVerb }> = {
   install: { summary: "register the hooks in Claude Code's settings", run: cliInstall },
   uninstall: { summary: "remove the hooks install added", run: cliUninstall },
@@ -89,8 +90,9 @@ export async function cliMain(argv: string[], io: CliIo = defaultIo()): Promise<
   return 1;
 }
 
-// Synchronous writes, waiting as long as a blocking write would: `process.stdout` would cost
-// every command (and the floor `rehydrate doctor` measures hooks against) about 3 ms to set up.
+// Synchronous writes, waiting as long as a blocking write would: `process.stdout` would make
+// every command (and the floor `rehydrate doctor` measures hooks against) set up Bun's stream
+// objects (lib/node/write_fd.ts, bench/README.md).
 function defaultIo(): CliIo {
   return {
     out: (t) => void writeFd(1, t, Infinity),

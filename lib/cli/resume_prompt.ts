@@ -26,9 +26,9 @@ Examples:
 `;
 
 /**
- * The `rehydrate resume-prompt [--project DIR]` verb: prints Template 1 for the workspace's run.
- * Returns 0, or 1 with a one-line error when the arguments are bad or the workspace has no
- * `<projectsDir>/*\/ORCHESTRATION.yaml`.
+ * The `rehydrate resume-prompt [--project DIR]` verb: prints the resumption prompt for the
+ * workspace's run. Returns 0, or 1 with a one-line error when the arguments are bad or the
+ * workspace has no `<projectsDir>/*\/ORCHESTRATION.yaml`.
  *
  * @example
  * ```ts

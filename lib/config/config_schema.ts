@@ -9,8 +9,8 @@
 // - no `$ref`, because leaves are validated on their own.
 // Imported on its own, not through lib/cli/_schemas.ts, and as text parsed on first use: every hook
 // loads the config, most find no config file and never need the schema, and building it as an
-// object literal at start-up cost every hook about 0.3 million instructions (issue 6; a string
-// costs nothing until it is parsed).
+// object literal at start-up cost every hook (bench/README.md, "What start-up pays for"); a string
+// costs nothing until it is parsed.
 import text from "../../schemas/config.v1.json" with { type: "text" };
 
 let parsed: { readonly [keyword: string]: unknown } | undefined;

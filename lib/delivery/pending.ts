@@ -1,7 +1,7 @@
 import { lstatSync } from "../node/fs.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
-import { sessionKey } from "../state/session_key.ts";
-import { type DeliveryWorkflow, readCompactionRecord } from "./compaction_record.ts";
+import type { DeliveryWorkflow } from "./compaction_record.ts";
+import { type LatestCompaction, latestCompaction } from "./latest_compaction.ts";
 import { claimPath } from "../state/files.ts";
 
 /** A compaction whose context this session has not received yet. */
@@ -22,8 +22,10 @@ export interface PendingDelivery {
  * with source `resume` calls it so that a resumed session gets only what it
  * never received. Null otherwise; a record that is unsafe (a link, another
  * owner, a directory others can write) is refused and logged. The usual
- * case, no compaction, costs one failed `open`. Never throws for the
- * record itself; `ctx.stateDir()` may throw when the directory is unsafe.
+ * case, no compaction, costs one failed `open`. `options.latest` is the
+ * record as this run read it already (`latestCompaction`); default: read
+ * here. Never throws for the record itself; `ctx.stateDir()` may throw when
+ * the directory is unsafe.
  *
  * @example
  * ```ts
@@ -32,16 +34,10 @@ export interface PendingDelivery {
  * if (pending && recordDelivery(ctx, pending.compactionId, "user-prompt-submit")) return { stdout: shortForm };
  * ```
  */
-export function pendingDelivery(ctx: HookContext): PendingDelivery | null {
-  const sessionId = ctx.input.session_id;
-  const key = sessionKey(sessionId);
-  if (key === null) return null;
-  const dir = ctx.stateDir();
-  const { record, problem } = readCompactionRecord(dir, key, sessionId);
-  if (record === null) {
-    if (problem !== null) ctx.log(`delivery: record refused: ${problem}`);
-    return null;
-  }
+export function pendingDelivery(ctx: HookContext, options: { latest?: LatestCompaction } = {}): PendingDelivery | null {
+  const latest = options.latest ?? latestCompaction(ctx);
+  if (latest === null || latest.record === null) return null;
+  const { stateDir: dir, key, record } = latest;
   const at = Date.parse(record.created_at);
   if (!Number.isFinite(at) || ctx.now.getTime() - at > ctx.config().dispatch.markerMaxAgeSeconds * 1000) return null;
   try {

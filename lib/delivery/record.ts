@@ -1,7 +1,6 @@
 import { closeSync, openSync, writeSync } from "../node/fs.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
-import { sessionKey } from "../state/session_key.ts";
 import { readCompactionRecord, writeCompactionRecord } from "./compaction_record.ts";
 import { claimPath, compactionsDir, isCompactionId, newCompactionId } from "../state/files.ts";
 
@@ -30,7 +29,7 @@ export type DeliveryChannel = "session-start" | "user-prompt-submit";
  */
 export function recordDelivery(ctx: HookContext, compactionId: string | null, channel: DeliveryChannel): string | null {
   const sessionId = ctx.input.session_id;
-  const key = sessionKey(sessionId);
+  const key = ctx.sessionKey;
   if (key === null) return null;
   const dir = ctx.stateDir();
   let id = compactionId;

@@ -19,7 +19,7 @@ export interface DispatchActiveFilesOptions {
   max?: number;
 }
 
-/** Where the design note's handler keeps its dispatch files, relative to the project directory. */
+/** Where the handler keeps its dispatch files (docs/dispatch.md), relative to the project dir. */
 export const DEFAULT_DISPATCH_DIR = "docs/handler-dispatches";
 
 // A path ending in .md with at least one slash, in text, backticks, quotes or a markdown link.

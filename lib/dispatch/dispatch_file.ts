@@ -53,7 +53,7 @@ const SEPARATORS = /[\s_]+/g;
 const EDGE_DASHES = /^-+|-+$/g;
 
 /**
- * Reads a handler/worker dispatch file (design note 002, "dispatch as
+ * Reads a handler/worker dispatch file (docs/dispatch.md, "dispatch as
  * ticket"): a markdown file holding the worker's contract, a status, and a
  * `## Progress` section the worker appends to after each milestone. The
  * status comes from frontmatter (`status:`), else from the first

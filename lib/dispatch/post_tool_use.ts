@@ -1,6 +1,4 @@
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { PostToolUseInput } from "../hook/hook_types.ts";
-import { sessionKey } from "../state/session_key.ts";
 import { updateSessionRecord } from "../state/session_record.ts";
 import { refreshHandlerRegistration } from "./_role.ts";
 
@@ -15,14 +13,14 @@ import { refreshHandlerRegistration } from "./_role.ts";
  *
  * @example
  * ```ts
- * export const postToolUseHook: HookHandler = (ctx) => {
+ * export const postToolUseHook: HookHandler<"PostToolUse"> = (ctx) => {
  *   rereadPostToolUse(ctx);
  *   return null;
  * };
  * ```
  */
-export function rereadPostToolUse(ctx: HookContext): void {
-  const input = ctx.input as PostToolUseInput;
+export function rereadPostToolUse(ctx: HookContext<"PostToolUse">): void {
+  const input = ctx.input;
   if (input.tool_name !== "Skill") return;
   const toolInput = input.tool_input as { skill?: unknown } | null | undefined;
   const skill = toolInput && typeof toolInput === "object" && typeof toolInput.skill === "string" ? toolInput.skill.trim() : "";
@@ -32,7 +30,7 @@ export function rereadPostToolUse(ctx: HookContext): void {
   const name = skill.startsWith("/") ? skill.slice(1) : skill;
   const wanted = config.handlerSkill;
   if (name !== wanted && !name.endsWith(`:${wanted}`)) return;
-  const key = sessionKey(input.session_id);
+  const key = ctx.sessionKey;
   if (key === null) {
     ctx.log("handler registration refused: session id is not a plain id");
     return;

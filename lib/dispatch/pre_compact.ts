@@ -1,10 +1,8 @@
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { PreCompactInput } from "../hook/hook_types.ts";
 import { dispatchActiveFiles } from "./active_files.ts";
 import { dispatchFile } from "./dispatch_file.ts";
 import { expireRereadState } from "../reread/marker_expire.ts";
 import { type RereadMarker, writeRereadMarker } from "../reread/marker_write.ts";
-import { sessionKey } from "../state/session_key.ts";
 import { sessionRole } from "./session_role.ts";
 import { writeCompactionRecord } from "../delivery/compaction_record.ts";
 import { newCompactionId } from "../state/files.ts";
@@ -38,7 +36,7 @@ export interface RereadExtraFiles {
  *
  * @example
  * ```ts
- * export const preCompactHook: HookHandler = (ctx) => {
+ * export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
  *   const compaction = rereadPreCompact(ctx);
  *   if (compaction) ctx.log(`compaction ${compaction.compactionId}`);
  *   return null;
@@ -46,12 +44,12 @@ export interface RereadExtraFiles {
  * ```
  */
 export function rereadPreCompact(
-  ctx: HookContext,
+  ctx: HookContext<"PreCompact">,
   extraFiles?: RereadExtraFiles,
   options: { compactionId?: string } = {},
 ): { compactionId: string } | null {
-  const input = ctx.input as PreCompactInput;
-  const key = sessionKey(input.session_id);
+  const input = ctx.input;
+  const key = ctx.sessionKey;
   if (key === null) {
     ctx.log("re-read: session id refused, no compaction recorded");
     return null;

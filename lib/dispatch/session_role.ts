@@ -2,10 +2,9 @@ import { homeDir } from "../node/home_dir.ts";
 import { isAbsolute, join, resolve } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
-import { sessionKey } from "../state/session_key.ts";
 import { isRegularFile, readUserFile, rolePath, sessionsDir, unsafeDirReason } from "../state/files.ts";
 
-/** What kind of session a hook runs in (design note 002). */
+/** What kind of session a hook runs in (docs/dispatch.md). */
 export type SessionRole =
   /** Registered by PostToolUse when it used the handler skill. */
   | { role: "handler" }
@@ -26,7 +25,7 @@ const REGULAR: SessionRole = { role: "regular" };
  * the environment variable named by `dispatch.env` (default
  * `REHYDRATE_DISPATCH_FILE`) or else the first line of
  * `dispatch.dispatchPathFile` (default `~/.claude/worker-dispatch-path`, the
- * file the design note's launcher writes under the worker's `$HOME`); `~/` is
+ * file the workflow's launcher writes under the worker's `$HOME`); `~/` is
  * expanded with `$HOME`, a relative path is taken from the project directory.
  * A named dispatch file that does not exist does not make a worker: a stale
  * path file left in a real home must not turn every session into one.
@@ -43,7 +42,7 @@ const REGULAR: SessionRole = { role: "regular" };
 export function sessionRole(ctx: HookContext): SessionRole {
   const config = ctx.config().dispatch;
   if (config.enabled === false) return REGULAR;
-  const key = sessionKey(ctx.input.session_id);
+  const key = ctx.sessionKey;
   if (key !== null && isRegisteredHandler(ctx, key)) return { role: "handler" };
   const dispatchFile = namedDispatchFile(ctx);
   if (dispatchFile !== null) return { role: "worker", dispatchFile };

@@ -1,5 +1,5 @@
-// Private helper of the lib/*_hook.ts compositions: runs one workflow's part of a hook so that
-// its failure is logged and skipped instead of silencing the other workflows.
+// Private helper of the hook compositions in lib/events/: runs one workflow's part of a hook so
+// that its failure is logged and skipped instead of silencing the other workflows.
 
 /** Runs `part`; on an exception logs `<what> failed open: <stack>` and returns null. */
 export function guard<T>(ctx: { log(message: string): void }, what: string, part: () => T): T | null {
@@ -21,14 +21,4 @@ export function joinWithin(parts: readonly (string | null | undefined)[], maxCha
     out = next;
   }
   return out;
-}
-
-/** {@linkcode guard} for a part that loads its module on demand: import errors fail open too. */
-export async function guardAsync<T>(ctx: { log(message: string): void }, what: string, part: () => Promise<T>): Promise<T | null> {
-  try {
-    return await part();
-  } catch (err) {
-    ctx.log(`${what} failed open: ${(err as Error)?.stack ?? String(err)}`);
-    return null;
-  }
 }

@@ -8,10 +8,10 @@ import { orchestrationPostCompact } from "../orchestration/post_compact.ts";
  *
  * @example
  * ```ts
- * void runHook("PostCompact", postCompactHook);
+ * runHook("PostCompact", postCompactHook);
  * ```
  */
-export const postCompactHook: HookHandler = async (ctx) => {
+export const postCompactHook: HookHandler<"PostCompact"> = (ctx) => {
   if (!mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
   orchestrationPostCompact(ctx);
   return null;

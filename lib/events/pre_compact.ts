@@ -5,7 +5,7 @@ import { sweepTempFiles } from "../state/sweep_temp_files.ts";
 import { type RereadExtraFiles, rereadPreCompact } from "../dispatch/pre_compact.ts";
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
-import { guard, guardAsync } from "./_guard.ts";
+import { guard } from "./_guard.ts";
 import { projectPreCompact } from "../projects/pre_compact.ts";
 import { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
 
@@ -18,17 +18,18 @@ import { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
  *
  * @example
  * ```ts
- * await runHook("PreCompact", preCompactHook);
+ * runHook("PreCompact", preCompactHook);
  * ```
  */
-export const preCompactHook: HookHandler = async (ctx) => {
+export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
   const compactionId = newCompactionId(ctx.now);
   const instructions: string[] = [];
   let extra: RereadExtraFiles | undefined;
 
   const config = ctx.config();
+  // Each layout is checked once, here; the workflow is told so and does not check again.
   const project = usesProjectsLayout(ctx.projectDir, config)
-    ? await guardAsync(ctx, "project", async () => projectPreCompact(ctx, { compactionId }))
+    ? guard(ctx, "project", () => projectPreCompact(ctx, { compactionId, layoutChecked: true }))
     : null;
   if (project) {
     if (project.summaryInstructions) instructions.push(project.summaryInstructions);
@@ -38,7 +39,7 @@ export const preCompactHook: HookHandler = async (ctx) => {
     }
   }
   const orchestration = mayUseOrchestration(ctx.projectDir, config)
-    ? await guardAsync(ctx, "orchestration", async () => orchestrationPreCompact(ctx, { compactionId }))
+    ? guard(ctx, "orchestration", () => orchestrationPreCompact(ctx, { compactionId }))
     : null;
   if (orchestration) {
     instructions.push(orchestration.summaryInstructions);

@@ -8,10 +8,10 @@ import { rereadPreToolUse } from "../reread/pre_tool_use.ts";
  *
  * @example
  * ```ts
- * await runHook("PreToolUse", preToolUseHook);
+ * runHook("PreToolUse", preToolUseHook);
  * ```
  */
-export const preToolUseHook: HookHandler = (ctx) => {
+export const preToolUseHook: HookHandler<"PreToolUse"> = (ctx) => {
   const reply = rereadPreToolUse(ctx);
   return reply ? { json: reply } : null;
 };

@@ -1,3 +1,4 @@
+import type { UserPromptSubmitInput } from "../hook/hook_types.ts";
 import { parseHookInput } from "../hook/parse_hook_input.ts";
 import { sessionKey } from "../state/session_key.ts";
 import { stateDir } from "../state/state_dir.ts";
@@ -16,6 +17,11 @@ export interface QuietPromptOptions {
   homeDir?: string;
   /** Clock. Default `new Date()`. */
   now?: Date;
+  /**
+   * Hears the input once it is parsed and checked, so that the full hook can take it instead of
+   * parsing stdin again when this path declines. Default: none.
+   */
+  onInput?: (input: UserPromptSubmitInput) => void;
 }
 
 /** The monitor state's fields that change from prompt to prompt while nothing else does. */
@@ -37,8 +43,9 @@ const VOLATILE = new Set(["fill_fraction", "tokens", "updated_at"]);
  *
  * @example
  * ```ts
- * const out = quietPrompt(stdinText);
- * if (out === undefined) runTheFullHook(stdinText);
+ * let input: UserPromptSubmitInput | undefined;
+ * const out = quietPrompt(stdinText, { onInput: (value) => input = value });
+ * if (out === undefined) runTheFullHook(stdinText, input);
  * else if (out !== "") writeFd(1, out);
  * ```
  */
@@ -56,6 +63,7 @@ function quiet(text: string, options: QuietPromptOptions): string | undefined {
   const parsed = parseHookInput(text, { event: "UserPromptSubmit" });
   if (parsed.error) return undefined;
   const input = parsed.value;
+  options.onInput?.(input);
   const key = sessionKey(input.session_id);
   if (key === null) return undefined;
   const read = readPrivateFile(quietMemoPath(stateDir({ env, homeDir: options.homeDir }), key), { maxBytes: 256 * 1024 });

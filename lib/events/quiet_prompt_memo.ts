@@ -4,7 +4,6 @@ import type { HookContext } from "../hook/handle_hook.ts";
 import type { QuietFacts } from "../orchestration/monitor.ts";
 import { configFiles } from "../config/config_files.ts";
 import { homeDir } from "../node/home_dir.ts";
-import { sessionKey } from "../state/session_key.ts";
 import { stateDir } from "../state/state_dir.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
@@ -43,7 +42,7 @@ const RACY_MS = 2000;
  * ```
  */
 export function writeQuietMemo(ctx: HookContext, facts: QuietFacts | null, maxChars: number): boolean {
-  const key = sessionKey(ctx.input.session_id);
+  const key = ctx.sessionKey;
   if (key === null || ctx.env[QUIET_SWITCH] === "0") return false;
   const dir = ctx.stateDir();
   // A memo left from an earlier prompt needs no removal: it holds only while everything it

@@ -1,13 +1,13 @@
-import type { SessionStartInput } from "../hook/hook_types.ts";
 import type { HookHandler } from "../hook/handle_hook.ts";
 import { dispatchSessionStart } from "../dispatch/session_start.ts";
+import { latestCompaction } from "../delivery/latest_compaction.ts";
 import { pendingDelivery } from "../delivery/pending.ts";
 import { recentlyDelivered } from "../delivery/recent.ts";
 import { recordDelivery } from "../delivery/record.ts";
 import { updateSessionRecord } from "../state/session_record.ts";
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
-import { guard, guardAsync, joinWithin } from "./_guard.ts";
+import { guard, joinWithin } from "./_guard.ts";
 import { orchestrationSessionStart } from "../orchestration/session_start.ts";
 import { projectSessionStart } from "../projects/session_start.ts";
 
@@ -31,11 +31,11 @@ const DUPLICATE_WINDOW_MS = 30_000;
  *
  * @example
  * ```ts
- * await runHook("SessionStart", sessionStartHook);
+ * runHook("SessionStart", sessionStartHook);
  * ```
  */
-export const sessionStartHook: HookHandler = async (ctx) => {
-  const input = ctx.input as SessionStartInput;
+export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
+  const input = ctx.input;
   const source = typeof input.source === "string" && SOURCES.has(input.source) ? input.source : "startup";
   guard(ctx, "session record", () =>
     updateSessionRecord(ctx.stateDir(), input.session_id, {
@@ -46,9 +46,12 @@ export const sessionStartHook: HookHandler = async (ctx) => {
     }, { now: ctx.now }));
 
   if (source === "compact" || source === "resume" || source === "fork") {
-    const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
+    // The compaction record is read once for both questions; recordDelivery reads it again after
+    // its claim, on purpose (a PreCompact may have replaced it in between).
+    const latest = guard(ctx, "delivery", () => latestCompaction(ctx));
+    const pending = latest && guard(ctx, "delivery", () => pendingDelivery(ctx, { latest }));
     if (source !== "compact" && !pending) return null;
-    if (!pending && guard(ctx, "delivery", () => recentlyDelivered(ctx, DUPLICATE_WINDOW_MS))) {
+    if (!pending && latest && guard(ctx, "delivery", () => recentlyDelivered(ctx, DUPLICATE_WINDOW_MS, { latest }))) {
       ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
       return null;
     }
@@ -64,12 +67,11 @@ export const sessionStartHook: HookHandler = async (ctx) => {
   const dispatch = guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { maxChars: 1500 }));
   // Workflow code runs only where its layout exists (imported statically: see lib/events/user_prompt_submit.ts).
   const orchestration = mayUseOrchestration(ctx.projectDir, config)
-    ? await guardAsync(ctx, "orchestration", async () =>
-      orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }))
+    ? guard(ctx, "orchestration", () => orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }))
     : null;
   const used = (dispatch?.length ?? 0) + (orchestration?.length ?? 0) + 4;
   const project = usesProjectsLayout(ctx.projectDir, config)
-    ? await guardAsync(ctx, "project", async () => projectSessionStart(ctx, { maxChars: maxChars - used }))
+    ? guard(ctx, "project", () => projectSessionStart(ctx, { maxChars: maxChars - used, layoutChecked: true }))
     : null;
   if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
   const context = joinWithin([dispatch, orchestration, project?.additionalContext], maxChars);

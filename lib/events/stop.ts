@@ -7,10 +7,10 @@ import { rereadStop } from "../reread/stop.ts";
  *
  * @example
  * ```ts
- * await runHook("Stop", stopHook);
+ * runHook("Stop", stopHook);
  * ```
  */
-export const stopHook: HookHandler = (ctx) => {
+export const stopHook: HookHandler<"Stop"> = (ctx) => {
   const reply = rereadStop(ctx);
   return reply ? { json: reply } : null;
 };

@@ -4,7 +4,7 @@ import { pendingDelivery } from "../delivery/pending.ts";
 import { recordDelivery } from "../delivery/record.ts";
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
-import { guard, guardAsync, joinWithin } from "./_guard.ts";
+import { guard, joinWithin } from "./_guard.ts";
 import { projectSessionStart } from "../projects/session_start.ts";
 import { orchestrationPromptContext, type QuietFacts } from "../orchestration/monitor.ts";
 import { writeQuietMemo } from "./quiet_prompt_memo.ts";
@@ -25,10 +25,10 @@ const SHORT_FORM_CHARS = 4000;
  *
  * @example
  * ```ts
- * void runHook("UserPromptSubmit", userPromptSubmitHook);
+ * runHook("UserPromptSubmit", userPromptSubmitHook);
  * ```
  */
-export const userPromptSubmitHook: HookHandler = async (ctx) => {
+export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   const parts: (string | null | undefined)[] = [];
   const config = ctx.config();
   const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
@@ -36,16 +36,16 @@ export const userPromptSubmitHook: HookHandler = async (ctx) => {
     ctx.log(`re-delivering compaction ${pending.compactionId}: SessionStart did not`);
     parts.push(guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { short: true, maxChars: 1000 })));
     if (usesProjectsLayout(ctx.projectDir, config)) {
-      parts.push((await guardAsync(ctx, "project", async () => {
-        return projectSessionStart(ctx, { source: "compact", maxChars: SHORT_FORM_CHARS });
-      }))?.additionalContext);
+      parts.push(guard(ctx, "project", () => {
+        return projectSessionStart(ctx, { source: "compact", maxChars: SHORT_FORM_CHARS, layoutChecked: true });
+      })?.additionalContext);
     }
   }
   const maxChars = Math.min(config.budget.maxChars, 10_000);
   let quiet: QuietFacts | null = null;
   let spoke = false;
   if (mayUseOrchestration(ctx.projectDir, config)) {
-    const part = await guardAsync(ctx, "orchestration", async () => orchestrationPromptContext(ctx, { onQuiet: (f) => quiet = f }));
+    const part = guard(ctx, "orchestration", () => orchestrationPromptContext(ctx, { onQuiet: (f) => quiet = f }));
     parts.push(part);
     spoke = part !== null;
   }

@@ -2,14 +2,24 @@ import type { HookEnv, HookEventName, HookInput, HookReply } from "./hook_types.
 import type { RehydrateConfig } from "../config/load_config.ts";
 import { loadConfig } from "../config/load_config.ts";
 import { parseHookInput } from "./parse_hook_input.ts";
+import { sessionKey } from "../state/session_key.ts";
 import { stateDir } from "../state/state_dir.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { debugLog } from "./debug_log.ts";
 
-/** What a hook handler gets: the checked input and lazy access to everything else. */
-export interface HookContext {
+/**
+ * What a hook handler gets: the checked input of the event `E` and lazy access to everything
+ * else. Code that serves several events takes the context of those events (the default: any),
+ * and sees the fields they share.
+ */
+export interface HookContext<E extends HookEventName = HookEventName> {
   /** The parsed, checked hook input. */
-  input: HookInput;
+  input: HookInput<E>;
+  /**
+   * The input's `session_id` as a file-name key (`sessionKey()`), computed once per run; null
+   * when the id is not a plain id (then nothing is read or written under the session's name).
+   */
+  sessionKey: string | null;
   /** The environment (a copy in tests). */
   env: HookEnv;
   /** `CLAUDE_PROJECT_DIR`, else the input's `cwd`. */
@@ -24,11 +34,17 @@ export interface HookContext {
   log(message: string): void;
 }
 
-/** A hook's logic: everything but the process I/O. */
-export type HookHandler = (ctx: HookContext) => HookReply | Promise<HookReply>;
+/** A hook's logic for the event `E`: everything but the process I/O. Synchronous, like the I/O. */
+export type HookHandler<E extends HookEventName = HookEventName> = (ctx: HookContext<E>) => HookReply;
 
 /** Options for {@linkcode handleHook}. */
-export interface HandleHookOptions {
+export interface HandleHookOptions<E extends HookEventName = HookEventName> {
+  /**
+   * The input already parsed from the same text with `parseHookInput(text, { event })` (the
+   * usual prompt's fast path parses it before it declines), so it is not parsed twice. Default:
+   * parsed here.
+   */
+  input?: HookInput<E>;
   /** Environment. Default `process.env`. */
   env?: HookEnv;
   /** Home directory for the user config. Default from the environment. */
@@ -56,16 +72,16 @@ const SILENT: HookOutcome = { stdout: "", exitCode: 0 };
  *
  * @example
  * ```ts
- * const out = await handleHook("Stop", () => null, '{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"Stop"}');
+ * const out = handleHook("Stop", () => null, '{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"Stop"}');
  * out.exitCode; // 0
  * ```
  */
-export async function handleHook(
-  event: HookEventName,
-  handler: HookHandler,
+export function handleHook<E extends HookEventName>(
+  event: E,
+  handler: HookHandler<E>,
   text: string,
-  options: HandleHookOptions = {},
-): Promise<HookOutcome> {
+  options: HandleHookOptions<E> = {},
+): HookOutcome {
   const env = options.env ?? (process.env as HookEnv);
   const now = options.now ?? new Date();
   let config: RehydrateConfig | undefined;
@@ -95,17 +111,29 @@ export async function handleHook(
     } catch { /* no state directory: nowhere to log */ }
   };
 
-  const parsed = parseHookInput(text, { event });
-  if (parsed.error) {
-    log(`input refused (${parsed.error.code}): ${parsed.error.message}`);
-    return SILENT;
+  let input = options.input;
+  if (input === undefined) {
+    const parsed = parseHookInput(text, { event });
+    if (parsed.error) {
+      log(`input refused (${parsed.error.code}): ${parsed.error.message}`);
+      return SILENT;
+    }
+    input = parsed.value;
   }
-  const input = parsed.value;
   projectDir = env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd();
-  const ctx: HookContext = { input, env, projectDir, now, config: getConfig, stateDir: getStateDir, log };
+  const ctx: HookContext<E> = {
+    input,
+    sessionKey: sessionKey(input.session_id),
+    env,
+    projectDir,
+    now,
+    config: getConfig,
+    stateDir: getStateDir,
+    log,
+  };
   let reply: HookReply;
   try {
-    reply = await handler(ctx);
+    reply = handler(ctx);
   } catch (err) {
     log(`failed open: ${(err as Error)?.stack ?? String(err)}`);
     return SILENT;

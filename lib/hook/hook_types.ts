@@ -83,15 +83,27 @@ export interface StopInput extends BaseHookInput {
   last_assistant_message?: string;
 }
 
-/** Any hook input. */
-export type HookInput =
-  | PreCompactInput
-  | PostCompactInput
-  | SessionStartInput
-  | UserPromptSubmitInput
-  | PreToolUseInput
-  | PostToolUseInput
-  | StopInput;
+/** The input of each event. */
+export interface HookInputs {
+  PreCompact: PreCompactInput;
+  PostCompact: PostCompactInput;
+  SessionStart: SessionStartInput;
+  UserPromptSubmit: UserPromptSubmitInput;
+  PreToolUse: PreToolUseInput;
+  PostToolUse: PostToolUseInput;
+  Stop: StopInput;
+}
+
+/**
+ * The input of the event `E`; with several events (the default: any), the union of theirs.
+ *
+ * @example
+ * ```ts
+ * const input: HookInput<"Stop"> = { session_id: "s", transcript_path: "", cwd: "/p", hook_event_name: "Stop" };
+ * input.stop_hook_active; // boolean | undefined
+ * ```
+ */
+export type HookInput<E extends HookEventName = HookEventName> = HookInputs[E];
 
 /**
  * What a hook handler returns. `stdout` is written verbatim (PreCompact's

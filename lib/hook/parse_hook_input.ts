@@ -1,4 +1,4 @@
-import type { HookInput } from "./hook_types.ts";
+import type { HookEventName, HookInput } from "./hook_types.ts";
 
 /** Why an input was refused. */
 export type HookInputErrorCode =
@@ -9,15 +9,15 @@ export type HookInputErrorCode =
   | "WRONG_TYPE"
   | "WRONG_EVENT";
 
-/** Result of {@linkcode parseHookInput}. */
-export type ParseHookInputResult =
-  | { value: HookInput; error: null }
+/** Result of {@linkcode parseHookInput}: the input of the event `E`, or why there is none. */
+export type ParseHookInputResult<E extends HookEventName = HookEventName> =
+  | { value: HookInput<E>; error: null }
   | { value: null; error: { code: HookInputErrorCode; message: string } };
 
 /** Options for {@linkcode parseHookInput}. */
-export interface ParseHookInputOptions {
-  /** When set, `hook_event_name` must equal it. */
-  event?: string;
+export interface ParseHookInputOptions<E extends HookEventName = HookEventName> {
+  /** When set, `hook_event_name` must equal it. Default: any. */
+  event?: E;
 }
 
 const REQUIRED = ["session_id", "transcript_path", "cwd", "hook_event_name"] as const;
@@ -26,15 +26,19 @@ const REQUIRED = ["session_id", "transcript_path", "cwd", "hook_event_name"] as 
  * Parses the JSON Claude Code writes on a hook's stdin and checks the common
  * fields (`session_id`, `transcript_path`, `cwd`, `hook_event_name` must be
  * strings). The text is trimmed first: the client may send a leading newline.
+ * With `options.event` the input must be that event's, and is typed as its input.
  * Never throws.
  *
  * @example
  * ```ts
- * const r = parseHookInput('{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"Stop"}');
- * r.error === null && r.value.hook_event_name === "Stop"; // true
+ * const r = parseHookInput('{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"Stop"}', { event: "Stop" });
+ * r.error === null && r.value.stop_hook_active !== true; // true
  * ```
  */
-export function parseHookInput(text: string, options: ParseHookInputOptions = {}): ParseHookInputResult {
+export function parseHookInput<E extends HookEventName = HookEventName>(
+  text: string,
+  options: ParseHookInputOptions<E> = {},
+): ParseHookInputResult<E> {
   const trimmed = text.trim();
   if (trimmed === "") return fail("EMPTY", "Cannot parse hook input: stdin is empty");
   let value: unknown;
@@ -54,9 +58,10 @@ export function parseHookInput(text: string, options: ParseHookInputOptions = {}
   if (options.event !== undefined && obj.hook_event_name !== options.event) {
     return fail("WRONG_EVENT", `Hook input is for ${String(obj.hook_event_name)}, not ${options.event}`);
   }
-  return { value: obj as HookInput, error: null };
+  // The one place an input gets its type: the checks above are all a hook relies on.
+  return { value: obj as HookInput<E>, error: null };
 }
 
-function fail(code: HookInputErrorCode, message: string): ParseHookInputResult {
+function fail(code: HookInputErrorCode, message: string): { value: null; error: { code: HookInputErrorCode; message: string } } {
   return { value: null, error: { code, message } };
 }

@@ -1,4 +1,4 @@
-import type { HookEventName } from "./hook_types.ts";
+import type { HookEventName, HookInput } from "./hook_types.ts";
 import { type HookHandler, handleHook } from "./handle_hook.ts";
 import { readStdin } from "./read_stdin.ts";
 import { hookHelp } from "./hook_help.ts";
@@ -6,28 +6,33 @@ import { HOOK_NAMES } from "./hook_names.ts";
 import { VERSION } from "./version.ts";
 import { writeFd } from "../node/write_fd.ts";
 
+/** Options for {@linkcode runHook}. */
+export interface RunHookOptions<E extends HookEventName = HookEventName> {
+  /** The entry's arguments. Default `process.argv.slice(2)`. */
+  args?: string[];
+  /** Stdin, when the entry has read it already. Default: read here. */
+  stdin?: string;
+  /** The input parsed from `stdin` already (`parseHookInput` with this event). Default: parsed by {@linkcode handleHook}. */
+  input?: HookInput<E>;
+}
+
 /**
  * The whole body of a hook entry: reads stdin to EOF (16 MiB cap; `options.stdin` when the entry
- * has read it already), runs the
- * handler through {@linkcode handleHook}, writes its stdout and sets
- * `process.exitCode`. `--version` and `--help` as the first argument print
- * instead (Claude Code passes no arguments). It never calls `process.exit()`, so piped output is
- * flushed, and it never lets an error escape: whatever happens, the process
- * ends with exit 0 and no output unless the handler deliberately replied.
+ * has read it already), runs the handler through {@linkcode handleHook}, writes its stdout and
+ * sets `process.exitCode`, all synchronously. `--version` and `--help` as the first argument
+ * print instead (Claude Code passes no arguments). It never calls `process.exit()`, so piped
+ * output is flushed, and it never lets an error escape: whatever happens, the process ends with
+ * exit 0 and no output unless the handler deliberately replied.
  *
  * @example
  * ```ts
  * // hooks/stop.ts
  * import { runHook } from "./run_hook.ts";
  * import { stopHook } from "../events/stop.ts";
- * await runHook("Stop", stopHook);
+ * runHook("Stop", stopHook);
  * ```
  */
-export async function runHook(
-  event: HookEventName,
-  handler: HookHandler,
-  options: { args?: string[]; stdin?: string } = {},
-): Promise<void> {
+export function runHook<E extends HookEventName>(event: E, handler: HookHandler<E>, options: RunHookOptions<E> = {}): void {
   const args = options.args ?? process.argv.slice(2);
   if (args[0] === "--version" || args[0] === "-V") {
     writeFd(1, `${VERSION}\n`);
@@ -44,7 +49,7 @@ export async function runHook(
       const input = readStdin();
       text = input.ok ? input.text : "";
     }
-    const outcome = await handleHook(event, handler, text);
+    const outcome = handleHook(event, handler, text, { input: options.input });
     if (outcome.stdout) writeFd(1, outcome.stdout);
     process.exitCode = outcome.exitCode;
   } catch {

@@ -1,8 +1,8 @@
 /**
  * The user's home directory without loading `node:os` on the hot path: `HOME` (what `os.homedir()`
  * returns on Unix when it is set), then `USERPROFILE` (Windows), and only when neither is set,
- * `os.homedir()` through `process.getBuiltinModule`. Loading `node:os` costs about a millisecond
- * of a compiled hook's start (measured in session 2 of issue 6), and most hooks never need it.
+ * `os.homedir()` through `process.getBuiltinModule`. Loading `node:os` adds to a compiled hook's
+ * start (bench/README.md, "What start-up pays for"), and most hooks never need it.
  *
  * @example
  * ```ts

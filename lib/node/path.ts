@@ -1,8 +1,8 @@
 // The path functions the hooks use. On POSIX the common cases are answered here with string
 // operations: a path with no empty, `.` or `..` segment is already what node:path would make of
 // it. Everything else (and everything on Windows) goes to node:path, loaded on first use: loading
-// it cost every hook 0.16 million instructions, a seventh of what the tool-call hooks add to the
-// runtime's start, and most runs never need it. tests/unit/node_path.test.ts holds every function
+// it is a good part of what the tool-call hooks add to the runtime's start (bench/README.md), and
+// most runs never need it. tests/unit/node_path.test.ts holds every function
 // against node:path.posix. Import from here in lib/ and hooks/ (tests/unit/sources.test.ts checks it).
 import type * as NodePath from "node:path";
 

@@ -1,7 +1,7 @@
 /**
  * `bytes` random bytes from the Web Crypto API as lowercase hex. Used for temp-file and claim
  * names and compaction ids; `globalThis.crypto` exists in Bun, Deno and Node, where importing
- * `node:crypto` would cost a compiled hook about 4 ms of start-up (it loads the streams stack).
+ * `node:crypto` would slow a compiled hook's start (it loads the streams stack; bench/README.md).
  *
  * @example
  * ```ts

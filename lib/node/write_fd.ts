@@ -7,8 +7,8 @@ import { writeSync } from "./fs.ts";
  * when every byte was written.
  *
  * Hooks and the command line write through it rather than `process.stdout.write`: the first use
- * of `process.stdout` builds Bun's stream objects, about 6 million instructions (3 ms here), more
- * than a whole `stop` hook costs beyond starting the runtime.
+ * of `process.stdout` builds Bun's stream objects, which costs more than a whole
+ * `stop` hook does beyond starting the runtime (bench/README.md).
  *
  * @example
  * ```ts

@@ -3,7 +3,7 @@ import { renderCompactionAlert } from "./alert.ts";
 import { type CheckpointEntry, deliveryKey, isUnacknowledged } from "./checkpoints.ts";
 import { relativePath } from "./format.ts";
 import type { OrchRuntime } from "./_runtime.ts";
-import { countDeliveries, recordDelivery, type SessionView } from "./_session.ts";
+import { countDeliveries, recordOrchestrationDelivery, type SessionView } from "./_session.ts";
 import { xmlElement } from "../xml/xml_element.ts";
 import { renderXml } from "../xml/render_xml.ts";
 
@@ -12,8 +12,8 @@ export const FULL_KINDS: readonly string[] = ["compaction-alert", "orchestration
 const REMINDER_KIND = "compaction-reminder";
 
 /**
- * The compaction alert policy: the newest unacknowledged checkpoint gets the full Template 2
- * once per session (a Template 1 delivered at startup counts), then a one-line reminder on each
+ * The compaction alert policy: the newest unacknowledged checkpoint gets the full alert once per
+ * session (a resumption prompt delivered at startup counts), then a one-line reminder on each
  * prompt until it is acknowledged, at most `reminderMax` times. `view` is null when the session
  * record cannot be used; then the full alert is given every time rather than never.
  */
@@ -40,7 +40,7 @@ export function compactionAlertFor(
       unacknowledged: unacked.length,
       maxTokens: rt.settings.alertMaxTokens,
     });
-    if (view !== null) recordDelivery(ctx, view, { event: options.event, kind: "compaction-alert", chars: text.length, compaction_id: key });
+    if (view !== null) recordOrchestrationDelivery(ctx, view, { event: options.event, kind: "compaction-alert", chars: text.length, compaction_id: key });
     return text;
   }
   if (!options.reminders || countDeliveries(view, [REMINDER_KIND], key) >= rt.settings.reminderMax) return null;
@@ -49,6 +49,6 @@ export function compactionAlertFor(
     { checkpoint: checkpointPath, unacknowledged: unacked.length },
     "Compaction checkpoint not acknowledged yet: merge it into the resumption section, then set acknowledged=true in it (or run: rehydrate ack).",
   ));
-  recordDelivery(ctx, view, { event: options.event, kind: REMINDER_KIND, chars: text.length, compaction_id: key });
+  recordOrchestrationDelivery(ctx, view, { event: options.event, kind: REMINDER_KIND, chars: text.length, compaction_id: key });
   return text;
 }

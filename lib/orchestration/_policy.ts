@@ -6,7 +6,7 @@ export interface NextAction {
   /** The text, or null when nothing is known. */
   text: string | null;
   /**
-   * `restart`: compaction hit a gate iteration while scoring, so it starts over (OQ-R3).
+   * `restart`: compaction hit a gate iteration while scoring: start over (docs/orchestration.md).
    * `revision`: scoring of the iteration had finished; apply the revision, then re-score.
    * `recorded`: not in a gate iteration; the orchestrator's `next_step` as written.
    */
@@ -16,11 +16,12 @@ export interface NextAction {
 const ITERATION = /^(.*?)-iteration-(\d+)(-revision)?$/i;
 
 /**
- * Applies design note 003's OQ-R3 to the run's state. An activity `qg-N-iteration-M` means the
- * gate was scoring: when the gate already holds a score for iteration M (and no PASS), scoring
- * had finished and only the revision remains ("apply the revision, then re-score"); otherwise
- * the partial iteration is worthless and is restarted from the beginning. An activity ending in
- * `-revision` is always a pending revision. The recorded `next_step` is appended either way.
+ * Applies the quality-gate rule of docs/orchestration.md ("The checkpoint") to the run's state. An
+ * activity `qg-N-iteration-M` means the gate was scoring: when the gate already holds a score for
+ * iteration M (and no PASS), scoring had finished and only the revision remains ("apply the
+ * revision, then re-score"); otherwise the partial iteration is worthless and is restarted from the
+ * beginning. An activity ending in `-revision` is always a pending revision. The recorded
+ * `next_step` is appended either way.
  */
 export function nextActionFor(s: ResumptionState): NextAction {
   const m = s.activity === null ? null : ITERATION.exec(s.activity);

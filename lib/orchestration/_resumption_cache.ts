@@ -29,10 +29,10 @@ interface CacheFile {
  * ORCHESTRATION.yaml is kept in `<stateDir>/cache/` under the file's signature (device, inode,
  * size, mtime and ctime), so the hooks that follow the one that parsed it (PostCompact after
  * PreCompact, SessionStart, the prompt after a compaction) read a small JSON file instead of
- * parsing the YAML again, which cost a cold hook 2-4 ms. Any doubt (no state directory, a
- * missing, corrupt or foreign cache file, another signature) parses the file. The returned state
- * has no `document` (callers that compare documents, the PostToolUse staleness check, parse
- * directly). Never throws.
+ * parsing the YAML again, which a cold hook pays dearly for (bench/README.md). Any doubt (no state
+ * directory, a missing, corrupt or foreign cache file, another signature) parses the file. The
+ * returned state has no `document` (callers that compare documents, the PostToolUse staleness
+ * check, parse directly). Never throws.
  *
  * @example
  * ```ts

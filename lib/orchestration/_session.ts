@@ -1,7 +1,6 @@
 import { join } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
-import { sessionKey } from "../state/session_key.ts";
 import { updateSessionRecord } from "../state/session_record.ts";
 
 /** One entry of the session record's `deliveries` (`schemas/session_record.v1.json`). */
@@ -22,7 +21,7 @@ export interface SessionView {
 
 /** Reads the session's record from the per-user state directory; empty when there is none. */
 export function readSessionView(ctx: HookContext): SessionView {
-  const key = sessionKey(ctx.input.session_id);
+  const key = ctx.sessionKey;
   if (key === null) return { deliveries: [] };
   const read = readPrivateFile(join(ctx.stateDir(), "sessions", `${key}.json`), { maxBytes: 256 * 1024 });
   if (!read.ok) return { deliveries: [] };
@@ -36,8 +35,12 @@ export function readSessionView(ctx: HookContext): SessionView {
   }
 }
 
-/** Appends a delivery to the session record (keeping the newest 100, as its schema asks). */
-export function recordDelivery(ctx: HookContext, view: SessionView, delivery: Omit<Delivery, "at">): void {
+/**
+ * Appends to the session record's `deliveries` that an orchestration text (the compaction alert,
+ * a reminder, the resumption prompt) was given to this session, keeping the newest 100 as its
+ * schema asks. Not the delivery claim of a compaction (lib/delivery/record.ts).
+ */
+export function recordOrchestrationDelivery(ctx: HookContext, view: SessionView, delivery: Omit<Delivery, "at">): void {
   const deliveries = [...view.deliveries, { at: ctx.now.toISOString(), ...delivery }].slice(-100);
   view.deliveries = deliveries;
   updateSessionRecord(ctx.stateDir(), ctx.input.session_id, { deliveries }, { now: ctx.now });

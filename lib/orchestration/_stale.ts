@@ -21,10 +21,10 @@ const DONE = new Set(["PASS", "PASSED", "COMPLETE", "COMPLETED", "DONE"]);
 const ACTIVE = new Set(["IN_PROGRESS", "ACTIVE", "RUNNING"]);
 
 /**
- * Checks the resumption section against the rest of the run (design note 003, OQ-R5): its
- * `updated_at` must not be older than the current phase's start or the newest checkpoint, its
- * phase must be the phase in progress, its trajectory must know every passed gate and every
- * recorded score, and a write that changes the run must also move `updated_at`.
+ * Checks the resumption section against the rest of the run (docs/orchestration.md, "The staleness
+ * check"): its `updated_at` must not be older than the current phase's start or the newest
+ * checkpoint, its phase must be the phase in progress, its trajectory must know every passed gate
+ * and every recorded score, and a write that changes the run must also move `updated_at`.
  */
 export function checkStaleness(s: ResumptionState, options: StalenessOptions = {}): StaleReport {
   if (s.status !== "ok") {

@@ -1,5 +1,4 @@
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { PostCompactInput, PreCompactInput } from "../hook/hook_types.ts";
 import { contextFill } from "../transcript/context_fill.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { redact } from "../redact/redact.ts";
@@ -30,12 +29,12 @@ export interface WrittenCheckpoint {
  * context fill just before compaction (the transcript, else the monitor's last reading).
  */
 export function writeOrchCheckpoint(
-  ctx: HookContext,
+  ctx: HookContext<"PreCompact" | "PostCompact">,
   rt: OrchRuntime,
   source: "PreCompact" | "PostCompact",
   options: { compactSummary?: string; compactionId?: string } = {},
 ): WrittenCheckpoint {
-  const input = ctx.input as PreCompactInput | PostCompactInput;
+  const input = ctx.input;
   const state = readResumptionCached(ctx, rt.layout.active.path);
   const missingFiles: string[] = [];
   const fill = fillBeforeCompaction(ctx, rt, missingFiles);
@@ -87,7 +86,7 @@ function fillBeforeCompaction(
   const windowTokens = config.contextWindow.tokens ?? undefined;
   if (ctx.input.transcript_path) {
     // Only the newest usage matters here (afterCompaction is not used): without stopAtUsage a
-    // session that never compacted had its whole scan budget read, about 8 ms at 1 MB.
+    // session that never compacted had its whole scan budget read.
     const fill = contextFill(ctx.input.transcript_path, { model, windowTokens, budgetBytes: config.transcript.scanBudgetBytes, stopAtUsage: true });
     if (fill.source !== "none") return { fraction: round4(fill.fraction), tokens: fill.tokens, window: fill.window };
   }

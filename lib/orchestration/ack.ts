@@ -23,8 +23,8 @@ export interface AcknowledgeCheckpointsResult {
 
 /**
  * Marks every unacknowledged checkpoint of a workspace acknowledged (`acknowledged: true`,
- * `acknowledged_at`), each with an atomic rewrite; this is what Template 2 asks the model to do
- * by hand. A checkpoint that cannot be parsed cannot be marked, so it is renamed to
+ * `acknowledged_at`), each with an atomic rewrite; this is what the compaction alert asks the model
+ * to do by hand. A checkpoint that cannot be parsed cannot be marked, so it is renamed to
  * `cx-NNN-checkpoint.json.corrupt`, which stops the generic alert. Throws when a file cannot be
  * written.
  *

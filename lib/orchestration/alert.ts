@@ -16,7 +16,10 @@ export interface CompactionAlertOptions {
   eventTotal?: number;
   /** Unacknowledged checkpoints, this one included. Default 1. */
   unacknowledged?: number;
-  /** Hard ceiling in tokens (`countTokens`, 4 characters each). Default 500 (design note 003, OQ-R1). */
+  /**
+   * Hard ceiling in tokens (`countTokens`, 4 characters each). Default 500 (docs/orchestration.md,
+   * "The compaction alert").
+   */
   maxTokens?: number;
 }
 
@@ -43,12 +46,12 @@ interface AlertParts {
 }
 
 /**
- * Renders Template 2 of design note 003, the `<compaction-alert>` injected after a compaction,
- * from a checkpoint. Lines whose values are unknown are left out (never a `{PLACEHOLDER}`);
- * with several compactions it says `COMPACTION EVENT: N of M this session`. The result never
- * exceeds `maxTokens`: the free-text fields (critical context, pending decisions, what was
- * missing) are shortened first and dropped if need be, the structured fields only after that.
- * A `null` checkpoint (a corrupt file) gives the generic alert: compaction occurred, read
+ * Renders the compaction alert (docs/orchestration.md), the `<compaction-alert>` injected after a
+ * compaction, from a checkpoint. Lines whose values are unknown are left out (never a
+ * `{PLACEHOLDER}`); with several compactions it says `COMPACTION EVENT: N of M this session`. The
+ * result never exceeds `maxTokens`: the free-text fields (critical context, pending decisions, what
+ * was missing) are shortened first and dropped if need be, the structured fields only after that. A
+ * `null` checkpoint (a corrupt file) gives the generic alert: compaction occurred, read
  * ORCHESTRATION.yaml. Values are redacted and XML-escaped.
  *
  * @example

@@ -12,26 +12,27 @@ export interface OrchestrationPreCompactResult {
 }
 
 /**
- * PreCompact for orchestration runs: writes the next `<stateDir>/checkpoints/cx-NNN-checkpoint.json`
- * (design note 003) from the active run's `resumption` section and the context fill just before
- * compaction, redacted, atomically and without colliding with a concurrent hook; the next action
- * follows the mid-quality-gate policy (restart the iteration, or apply a revision whose scoring
- * had finished). A missing or invalid ORCHESTRATION.yaml still gives a checkpoint, with what was
- * not known in `missing`. Returns `null` (writing nothing) when the workspace has no
+ * PreCompact for orchestration runs: writes the next
+ * `<stateDir>/checkpoints/cx-NNN-checkpoint.json` (docs/orchestration.md, "The checkpoint") from
+ * the active run's `resumption` section and the context fill just before compaction, redacted,
+ * atomically and without colliding with a concurrent hook; the next action follows the
+ * mid-quality-gate policy (restart the iteration, or apply a revision whose scoring had finished).
+ * A missing or invalid ORCHESTRATION.yaml still gives a checkpoint, with what was not known in
+ * `missing`. Returns `null` (writing nothing) when the workspace has no
  * `<projectsDir>/*\/ORCHESTRATION.yaml` or the workflow is switched off.
  *
  * @example
  * ```ts
  * import { orchestrationPreCompact } from "./checkpoint.ts";
  *
- * const preCompact: HookHandler = (ctx) => {
+ * const preCompact: HookHandler<"PreCompact"> = (ctx) => {
  *   const done = orchestrationPreCompact(ctx);
  *   return done ? { stdout: done.summaryInstructions } : null;
  * };
  * ```
  */
 export function orchestrationPreCompact(
-  ctx: HookContext,
+  ctx: HookContext<"PreCompact">,
   options: { compactionId?: string } = {},
 ): OrchestrationPreCompactResult | null {
   const rt = orchRuntime(ctx);

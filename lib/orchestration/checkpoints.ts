@@ -108,7 +108,8 @@ export function deliveryKey(entry: CheckpointEntry): string {
 
 /**
  * Accepts a parsed value as a checkpoint when its core fields have the right types; the model may
- * have edited the file (as Template 2 asks), so the rest is read defensively by the users.
+ * have edited the file (as the compaction alert asks), so the rest is read defensively by the
+ * users.
  */
 function asCheckpoint(value: unknown): Checkpoint | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;

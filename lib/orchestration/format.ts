@@ -22,7 +22,10 @@ export function percent(fraction: number): string {
   return (Math.round(fraction * 1000) / 10).toFixed(1);
 }
 
-/** A gate score the way the design note writes them: 0.96 → "0.960"; other values as they are. */
+/**
+ * A gate score as the compaction alert shows it (docs/orchestration.md): 0.96 → "0.960"; other
+ * values as they are.
+ */
 export function formatScore(score: number): string {
   const thousandths = score * 1000;
   return Math.abs(thousandths - Math.round(thousandths)) < 1e-6 ? score.toFixed(3) : String(score);

@@ -48,7 +48,7 @@ export interface QuietFacts {
   state: ContextMonitorState;
 }
 
-/** Most tokens of the `<context-monitor>` element (design note 003: under 200). */
+/** Most tokens of the `<context-monitor>` element (docs/orchestration.md: under 200). */
 export const MONITOR_MAX_CHARS = 800;
 
 const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string> = {
@@ -59,21 +59,22 @@ const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string
 
 /**
  * UserPromptSubmit for orchestration runs: the context monitor and the compaction alert
- * (design note 003). Measures the context fill from the transcript's tail (bounded read), sets
- * the level from `orchestration.thresholds` and always writes `<stateDir>/context-monitor-state.json`.
- * At WARNING and above it returns a `<context-monitor>` element (level, fill, tokens, window,
- * what to do, whether the resumption section is FRESH or STALE; under 200 tokens); after
- * `reminderMax` prompts at one level the element only reports the level. When checkpoints are
- * unacknowledged it adds Template 2 once per checkpoint per session, then one-line reminders.
- * Returns `null` and writes nothing when the layout is absent. `options.onQuiet` hears, after the
- * state is written, when the next prompt could differ from this one only by its fill (no alert or
- * reminder due, the level's full reminders used up, one run): what the usual prompt's memo needs.
+ * (docs/orchestration.md). Measures the context fill from the transcript's tail (bounded read),
+ * sets the level from `orchestration.thresholds` and always writes
+ * `<stateDir>/context-monitor-state.json`. At WARNING and above it returns a `<context-monitor>`
+ * element (level, fill, tokens, window, what to do, whether the resumption section is FRESH or
+ * STALE; under 200 tokens); after `reminderMax` prompts at one level the element only reports the
+ * level. When checkpoints are unacknowledged it adds the full alert once per checkpoint per
+ * session, then one-line reminders. Returns `null` and writes nothing when the layout is absent.
+ * `options.onQuiet` hears, after the state is written, when the next prompt could differ from this
+ * one only by its fill (no alert or reminder due, the level's full reminders used up, one run):
+ * what the usual prompt's memo needs.
  *
  * @example
  * ```ts
  * import { orchestrationPromptContext } from "./monitor.ts";
  *
- * const userPromptSubmit: HookHandler = (ctx) => {
+ * const userPromptSubmit: HookHandler<"UserPromptSubmit"> = (ctx) => {
  *   const text = orchestrationPromptContext(ctx);
  *   return text ? { json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: text } } } : null;
  * };
@@ -141,8 +142,8 @@ export function orchestrationPromptContext(ctx: HookContext, options: { onQuiet?
     tokens: fill.source === "none" ? null : fill.tokens,
     window: fill.window,
     // What this file already holds was redacted when written, and redaction is idempotent: an
-    // unchanged model or reused reasons need no second pass (half a million instructions, mostly
-    // compiling the redaction prefilter, on the usual prompt).
+    // unchanged model or reused reasons need no second pass (which on the usual prompt would
+    // mostly be compiling the redaction prefilter; bench/README.md).
     model: fill.model === undefined ? null : fill.model === prior?.model ? fill.model : redact(fill.model),
     updated_at: ctx.now.toISOString(),
     resumption_status: stale.status,

@@ -27,8 +27,8 @@ export function monitorAttrs(
 
 /**
  * The element without text: what every prompt gets once the level's full reminders are used up.
- * Written out directly, not through `xmlElement` and `renderXml` (the same text; the usual prompt
- * 0.24 million instructions fewer): the names are fixed and the values escaped.
+ * Written out directly, not through `xmlElement` and `renderXml` (the same text, and cheaper on the
+ * usual prompt: bench/README.md): the names are fixed and the values escaped.
  */
 export function shortMonitorElement(attrs: Record<string, string | number | null>): string {
   let out = "<context-monitor";

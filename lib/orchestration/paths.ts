@@ -30,7 +30,7 @@ export function isOrchestrationFile(path: string): boolean {
 
 /**
  * The paths of the workflow for a workspace. The state directory sits at the workspace root, as in
- * design note 003 (`.jerry/checkpoints/cx-001-checkpoint.json` next to `projects/…`), so one
+ * docs/orchestration.md (`.jerry/checkpoints/cx-001-checkpoint.json` next to `projects/…`), so one
  * checkpoint sequence and one monitor state serve every run of the workspace.
  */
 export function orchPaths(projectDir: string, settings: Pick<OrchSettings, "projectsDir" | "stateDir">): OrchPaths {

@@ -1,5 +1,4 @@
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { PostCompactInput } from "../hook/hook_types.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { listCheckpoints } from "./checkpoints.ts";
 import { orchRuntime } from "./_runtime.ts";
@@ -19,14 +18,14 @@ const MATCH_WINDOW_MS = 30 * 60 * 1000;
  * ```ts
  * import { orchestrationPostCompact } from "./post_compact.ts";
  *
- * const postCompact: HookHandler = (ctx) => {
+ * const postCompact: HookHandler<"PostCompact"> = (ctx) => {
  *   orchestrationPostCompact(ctx);
  *   return null;
  * };
  * ```
  */
-export function orchestrationPostCompact(ctx: HookContext): void {
-  const input = ctx.input as PostCompactInput;
+export function orchestrationPostCompact(ctx: HookContext<"PostCompact">): void {
+  const input = ctx.input;
   if (typeof input.compact_summary !== "string" || input.compact_summary.trim() === "") return;
   const rt = orchRuntime(ctx, { transcript: false });
   if (rt === null) return;

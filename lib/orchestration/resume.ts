@@ -6,7 +6,10 @@ import { renderResumePrompt } from "./resume_prompt.ts";
 import { type CheckpointEntry, isUnacknowledged } from "./checkpoints.ts";
 import { relativePath } from "./format.ts";
 
-/** Template 1 for `run`, from its resumption section and its newest checkpoint among `entries`. */
+/**
+ * The resumption prompt for `run`, from its resumption section and its newest checkpoint among
+ * `entries`.
+ */
 export function resumePromptFor(
   projectDir: string,
   run: OrchestrationRun,

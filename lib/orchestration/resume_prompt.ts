@@ -21,7 +21,7 @@ export interface ResumePromptOptions {
   compactionCount?: number | null;
   /** Unacknowledged checkpoints; when any, the prompt asks to acknowledge them. Default 0. */
   unacknowledged?: number;
-  /** Ceiling in tokens (`countTokens`). Default 1,000 (design note 003: 500 to 1,000). */
+  /** Ceiling in tokens (`countTokens`). Default 1,000 (docs/orchestration.md, resumption prompt). */
   maxTokens?: number;
   /** Ceiling in characters, e.g. the hook's output budget. Default none. */
   maxChars?: number;
@@ -33,8 +33,8 @@ const CLOSING = "Do NOT re-read artifacts from completed phases unless specifica
   "task. Minimize context consumption -- you are resuming mid-workflow and context budget\nis limited.";
 
 /**
- * Renders Template 1 of design note 003, the prompt that lets a new session resume an
- * interrupted orchestration run, from the run's `resumption` section and its newest checkpoint
+ * Renders the resumption prompt (docs/orchestration.md), the prompt that lets a new session resume
+ * an interrupted orchestration run, from the run's `resumption` section and its newest checkpoint
  * (whichever is newer wins for the phase, activity, gate and next action). Every variable of the
  * template is filled in; a variable with no value is left out with its line (never printed as a
  * `{PLACEHOLDER}`). The next action follows the mid-quality-gate policy. The result fits within

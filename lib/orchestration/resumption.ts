@@ -113,7 +113,7 @@ const LONG = 1200;
 const MAX_ITEMS = 50;
 
 /**
- * Reads the `resumption` section of an ORCHESTRATION.yaml (design note 003, schema v2.0) with
+ * Reads the `resumption` section of an ORCHESTRATION.yaml (docs/orchestration.md, schema v2.0) with
  * the header, phases and quality gates it refers to. Never throws: a missing, oversized or
  * invalid file gives a state whose `status` says so and whose fields are all `null`. Every string
  * taken from the document is redacted (and one taken from under a secret-named key, such as an
@@ -147,7 +147,7 @@ export function readOrchestrationResumption(
     return fail(state, "invalid");
   }
   // Redaction happens field by field as values are taken (str(), keyName()): walking the whole
-  // document cost a cold hook about 2 ms, for strings nothing ever shows.
+  // document slowed a cold hook (bench/README.md), for strings nothing ever shows.
   const doc = parsed.value;
   state.document = doc;
   if (!isRecord(doc)) {

@@ -1,8 +1,7 @@
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { SessionStartInput } from "../hook/hook_types.ts";
 import { deliveryKey, isUnacknowledged, listCheckpoints } from "./checkpoints.ts";
 import { orchRuntime } from "./_runtime.ts";
-import { readSessionView, recordDelivery, type SessionView } from "./_session.ts";
+import { readSessionView, recordOrchestrationDelivery, type SessionView } from "./_session.ts";
 import { compactionAlertFor } from "./_alert_delivery.ts";
 import { resumePromptFor, runOfCheckpoint } from "./resume.ts";
 import { readResumptionCached } from "./_resumption_cache.ts";
@@ -15,13 +14,13 @@ export interface OrchestrationSessionStartOptions {
 
 /**
  * SessionStart for orchestration runs. With source `startup` and an unacknowledged checkpoint in
- * the workspace, returns Template 1 (the resumption prompt) for the checkpoint's run, so a new
- * session resumes without anyone pasting it (one step past design note 003). With source
- * `compact` (which Claude Code runs right after PreCompact and before the next prompt), returns
- * Template 2, the compaction alert, for the checkpoint PreCompact just wrote: it arrives in the
- * post-compaction context even when auto-compaction happens mid-turn with no prompt to follow.
- * Either delivery is recorded, so the next prompt gives at most a one-line reminder. Other
- * sources, no checkpoint, or no layout: `null`.
+ * the workspace, returns the resumption prompt for the checkpoint's run, so a new session resumes
+ * without anyone pasting it (one step past the original design: docs/orchestration.md). With source
+ * `compact` (which Claude Code runs right after PreCompact and before the next prompt), returns the
+ * compaction alert for the checkpoint PreCompact just wrote: it arrives in the post-compaction
+ * context even when auto-compaction happens mid-turn with no prompt to follow. Either delivery is
+ * recorded, so the next prompt gives at most a one-line reminder. Other sources, no checkpoint, or
+ * no layout: `null`.
  *
  * @example
  * ```ts
@@ -30,8 +29,8 @@ export interface OrchestrationSessionStartOptions {
  * const text = orchestrationSessionStart(ctx, { maxChars: ctx.config().budget.maxChars });
  * ```
  */
-export function orchestrationSessionStart(ctx: HookContext, options: OrchestrationSessionStartOptions): string | null {
-  const source = (ctx.input as SessionStartInput).source;
+export function orchestrationSessionStart(ctx: HookContext<"SessionStart">, options: OrchestrationSessionStartOptions): string | null {
+  const source = ctx.input.source;
   if (source !== "startup" && source !== "compact") return null;
   const rt = orchRuntime(ctx, { transcript: false });
   if (rt === null) return null;
@@ -53,7 +52,7 @@ export function orchestrationSessionStart(ctx: HookContext, options: Orchestrati
   const run = runOfCheckpoint(rt.layout.runs, newest) ?? rt.layout.active;
   const text = resumePromptFor(ctx.projectDir, run, entries, { maxChars: options.maxChars, read: (p) => readResumptionCached(ctx, p) });
   if (view !== null) {
-    recordDelivery(ctx, view, { event: "SessionStart", kind: "orchestration-resume", chars: text.length, compaction_id: deliveryKey(newest) });
+    recordOrchestrationDelivery(ctx, view, { event: "SessionStart", kind: "orchestration-resume", chars: text.length, compaction_id: deliveryKey(newest) });
   }
   return text;
 }

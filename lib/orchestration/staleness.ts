@@ -1,6 +1,5 @@
 import { isAbsolute, resolve } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { PostToolUseInput } from "../hook/hook_types.ts";
 import { readOrchestrationResumption } from "./resumption.ts";
 import { xmlElement } from "../xml/xml_element.ts";
 import { renderXml } from "../xml/render_xml.ts";
@@ -17,13 +16,13 @@ const MAX_BYTES = 1024 * 1024;
 const WARNING_MAX = 900;
 
 /**
- * PostToolUse for orchestration runs (design note 003, OQ-R5, layer L3): after a Write, Edit or
- * MultiEdit of a run's ORCHESTRATION.yaml, checks that the `resumption` section is current: its
- * `updated_at` is not older than the current phase's start or the run's newest checkpoint, it
- * agrees with the phases and quality gates, and the write moved `updated_at` if it changed the
- * run (the content before the write comes from the tool response, or is rebuilt from the edit).
- * Returns a short `<resumption-stale>` warning naming the fields to update, or `null` when the
- * section is fresh, the file is not a run's ORCHESTRATION.yaml, or the layout is absent.
+ * PostToolUse for orchestration runs (docs/orchestration.md, "The staleness check"): after a Write,
+ * Edit or MultiEdit of a run's ORCHESTRATION.yaml, checks that the `resumption` section is current:
+ * its `updated_at` is not older than the current phase's start or the run's newest checkpoint, it
+ * agrees with the phases and quality gates, and the write moved `updated_at` if it changed the run
+ * (the content before the write comes from the tool response, or is rebuilt from the edit). Returns
+ * a short `<resumption-stale>` warning naming the fields to update, or `null` when the section is
+ * fresh, the file is not a run's ORCHESTRATION.yaml, or the layout is absent.
  *
  * @example
  * ```ts
@@ -33,8 +32,8 @@ const WARNING_MAX = 900;
  * if (text) return { json: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: text } } };
  * ```
  */
-export function orchestrationPostToolUse(ctx: HookContext): string | null {
-  const input = ctx.input as PostToolUseInput;
+export function orchestrationPostToolUse(ctx: HookContext<"PostToolUse">): string | null {
+  const input = ctx.input;
   if (typeof input.tool_name !== "string" || !WRITERS.has(input.tool_name)) return null;
   const toolInput = record(input.tool_input);
   const filePath = typeof toolInput.file_path === "string" ? toolInput.file_path : null;

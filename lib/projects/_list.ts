@@ -12,7 +12,7 @@ import type { NexusProjectSummary } from "./build_nexus_context.ts";
 /** A project folder name: `NN-kebab-case`. */
 export const PROJECT_ID = /^\d{2}-[a-z0-9-]+$/;
 
-/** Phase names of the manifest mapped to the two modes of design note 004. */
+/** Phase names of the manifest mapped to the two modes of SessionStart (docs/projects.md). */
 export function phaseOfManifest(phase: unknown): "planning" | "execution" | null {
   if (phase === "planning" || phase === "research") return "planning";
   if (phase === "execution" || phase === "ready-for-implementation" || phase === "testing" || phase === "review") return "execution";

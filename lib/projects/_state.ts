@@ -22,7 +22,7 @@ export interface PrecompactState {
   working_set?: { path: string; score: number; reasons: string[] }[];
   last_tool_calls?: { tool: string; file?: string; timestamp?: string }[];
   delivered?: { at: string; compaction_id: string } | null;
-  /** The detection's `switchedToSkill` (design note 004 case 4). */
+  /** The detection's `switchedToSkill` (case 4 of docs/projects.md). */
   switched_to_skill?: string | null;
   [key: string]: unknown;
 }

@@ -3,7 +3,7 @@
 // follow instructions.
 import { xmlElement, type XmlElement } from "../xml/xml_element.ts";
 
-/** The routing rules of design note 004's `<core-routing>`, condensed. */
+/** The routing rules of `<core-routing>` (docs/projects.md, "Startup mode"), condensed. */
 export function coreRouting(): XmlElement {
   const skill = (name: string, text: string) => xmlElement("skill", { name }, text);
   const rule = (priority: number, text: string) => xmlElement("rule", { priority }, text);

@@ -99,7 +99,7 @@ export interface NexusContext {
 const SECTION_BREAK = "\n";
 
 /**
- * Renders the `<nexus-context version="v4">` document of design note 004 in startup or compact
+ * Renders the `<nexus-context version="v4">` document (docs/projects.md) in startup or compact
  * mode and fits it into the budget. Every section is a complete element, chosen by priority
  * (instructions and the root first; then the project, its current task and next action; then
  * file contents; then listings) while the document keeps the note's order. A file that does not

@@ -1,7 +1,6 @@
 import { lstatSync, mkdirSync, realpathSync, statSync } from "../node/fs.ts";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { PreCompactInput } from "../hook/hook_types.ts";
 import { detectWorkspace } from "../detect/workspace.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { readManifest } from "./read_manifest.ts";
@@ -9,7 +8,6 @@ import { readSteps } from "./read_steps.ts";
 import { redact } from "../redact/redact.ts";
 import { redactValue } from "../redact/redact_value.ts";
 import { precompactStateSchema } from "./precompact_state_schema.ts";
-import { sessionKey } from "../state/session_key.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { validateSchema } from "../schema/validate_schema.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
@@ -30,6 +28,11 @@ export interface ProjectPreCompactResult {
 export interface ProjectPreCompactOptions {
   /** The compaction id every record of this compaction carries. */
   compactionId: string;
+  /**
+   * True when the caller has found the layout with `usesProjectsLayout` already (the PreCompact
+   * hook does, once per run), so it is not checked again. Default false: checked here.
+   */
+  layoutChecked?: boolean;
 }
 
 const MAX_INSTRUCTIONS = 1500;
@@ -49,11 +52,11 @@ const MAX_INSTRUCTIONS = 1500;
  * if (saved) return { stdout: saved.summaryInstructions };
  * ```
  */
-export function projectPreCompact(ctx: HookContext, options: ProjectPreCompactOptions): ProjectPreCompactResult | null {
+export function projectPreCompact(ctx: HookContext<"PreCompact">, options: ProjectPreCompactOptions): ProjectPreCompactResult | null {
   const config = ctx.config();
-  if (!usesProjectsLayout(ctx.projectDir, config)) return null;
+  if (options.layoutChecked !== true && !usesProjectsLayout(ctx.projectDir, config)) return null;
   const p = config.projects;
-  const input = ctx.input as PreCompactInput;
+  const input = ctx.input;
   const detection = detectWorkspace(input.transcript_path, {
     budgetBytes: config.transcript.scanBudgetBytes,
     projectsRoot: p.root,
@@ -83,7 +86,7 @@ export function projectPreCompact(ctx: HookContext, options: ProjectPreCompactOp
     return null;
   }
   const text = JSON.stringify(safe, null, 2) + "\n";
-  const written = { session: writeSessionCopy(ctx, input.session_id, text), flat: writeFlat(ctx, p.stateFile, text) };
+  const written = { session: writeSessionCopy(ctx, text), flat: writeFlat(ctx, p.stateFile, text) };
 
   const projectPath = active ? join(ctx.projectDir, p.root, active.id) : null;
   const manifest = projectPath ? readManifest(projectPath, { manifestNames: p.manifestNames }) : null;
@@ -118,8 +121,8 @@ export function projectPreCompact(ctx: HookContext, options: ProjectPreCompactOp
   return { state: safe, summaryInstructions, rereadFiles, written };
 }
 
-function writeSessionCopy(ctx: HookContext, sessionId: string, text: string): string | null {
-  const key = sessionKey(sessionId);
+function writeSessionCopy(ctx: HookContext, text: string): string | null {
+  const key = ctx.sessionKey;
   if (key === null) return null;
   try {
     const dir = join(ctx.stateDir(), "sessions");

@@ -1,8 +1,8 @@
 // The schema of a `resume-context.md` manifest's frontmatter (schemas/resume_context.v1.json),
 // imported on its own rather than through lib/cli/_schemas.ts (a hook that reads manifests needs no
-// other schema: building the other eight schema objects at start-up cost the project hooks about
-// 0.4 million instructions, issue 6), and as text parsed on first use (a string costs nothing at
-// start-up; most prompts read no manifest).
+// other schema: building the other eight schema objects at start-up was a measurable cost of the
+// project hooks, bench/README.md, "What start-up pays for"), and as text parsed on first use (a
+// string costs nothing at start-up; most prompts read no manifest).
 import text from "../../schemas/resume_context.v1.json" with { type: "text" };
 import type { JsonSchema } from "../schema/validate_schema.ts";
 

@@ -6,7 +6,7 @@ export interface SessionModeInput {
   projectId: string | null;
   /** The project's phase from its steps file (else its manifest); needed only with a project. */
   phase?: "planning" | "execution" | null;
-  /** Skill called after the last work on the project (design note 004, case 4), or `null`. */
+  /** Skill called after the last work on the project (case 4 of docs/projects.md), or `null`. */
   switchedToSkill?: string | null;
   /** Whether the latest tool calls include a file operation on the project. Default `true`. */
   projectFileWork?: boolean;
@@ -14,9 +14,9 @@ export interface SessionModeInput {
   skillWork?: boolean;
 }
 
-/** The mode, action and skill for one of the ten cases of design note 004. */
+/** The mode, action and skill for one of the ten cases of docs/projects.md. */
 export interface SessionMode {
-  /** Case number of the table in design note 004 (1-10); `clear` reports case 1. */
+  /** Case number of the table in docs/projects.md (1-10); `clear` reports case 1. */
   case: number;
   mode: "startup" | "compact";
   action: "display_menu" | "continue_working";
@@ -29,7 +29,7 @@ export interface SessionMode {
 
 /**
  * Decides between STARTUP (menu, or continue-working without a menu) and COMPACT (resume the
- * project in its phase), following the ten cases of design note 004 with `new` read as
+ * project in its phase), following the ten cases of docs/projects.md with `new` read as
  * `startup`:
  *
  * | # | source | project | activity | mode / action |

@@ -1,7 +1,6 @@
 import { realpathSync, statSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { SessionStartInput } from "../hook/hook_types.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { buildNexusContext, type NexusContextInput, type NexusFile, type NexusProblemFile } from "./build_nexus_context.ts";
 import { detectSessionMode, type SessionMode } from "./session_mode.ts";
@@ -40,7 +39,7 @@ export interface ProjectSessionStartResult {
   additionalContext: string;
   mode: "startup" | "compact";
   action: "display_menu" | "continue_working";
-  /** The case of design note 004 (1-10). */
+  /** The case of docs/projects.md, "The ten cases" (1-10). */
   case: number;
   /** Sections or files that did not fit in full (named with `action="read"` when a fallback fit). */
   dropped: string[];
@@ -61,6 +60,11 @@ export interface ProjectSessionStartOptions {
   source?: string;
   /** Characters this workflow may use, when other workflows share the hook's budget. Default `config.budget.maxChars`. */
   maxChars?: number;
+  /**
+   * True when the caller has found the layout with `usesProjectsLayout` already (the hooks do,
+   * once per run), so it is not checked again. Default false: checked here.
+   */
+  layoutChecked?: boolean;
 }
 
 const RANK = { none: 0, low: 1, medium: 2, high: 3 } as const;
@@ -69,7 +73,7 @@ const OVERVIEW = /overview/i;
 const BACKSLASH = /\\/g;
 
 /**
- * The SessionStart side of the project-workspaces workflow (issue 3, design notes 000, 001, 004).
+ * The SessionStart side of the project-workspaces workflow (docs/projects.md).
  * Returns `null` when the workflow does not apply: `projects.enabled` is false, or it is `"auto"`
  * and the project directory lacks `<systemDir>` or `<root>`.
  *
@@ -93,21 +97,25 @@ const BACKSLASH = /\\/g;
  * ```ts
  * import { handleHook } from "../hook/handle_hook.ts";
  * import { projectSessionStart } from "./session_start.ts";
- * const out = await handleHook("SessionStart", (ctx) => {
+ * const out = handleHook("SessionStart", (ctx) => {
  *   const r = projectSessionStart(ctx);
  *   return r && { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: r.additionalContext } } };
  * }, stdinText);
  * ```
  */
-export function projectSessionStart(ctx: HookContext, options: ProjectSessionStartOptions = {}): ProjectSessionStartResult | null {
+export function projectSessionStart(
+  ctx: HookContext<"SessionStart" | "UserPromptSubmit">,
+  options: ProjectSessionStartOptions = {},
+): ProjectSessionStartResult | null {
   let source = "startup";
   let sessionId = "";
   let applies = false;
   try {
     const config = ctx.config();
-    if (!usesProjectsLayout(ctx.projectDir, config)) return null;
+    if (options.layoutChecked !== true && !usesProjectsLayout(ctx.projectDir, config)) return null;
     applies = true;
-    const input = ctx.input as SessionStartInput;
+    // UserPromptSubmit passes the source; its input has none.
+    const input = ctx.input;
     source = options.source ?? (typeof input.source === "string" ? input.source : "startup");
     sessionId = typeof input.session_id === "string" ? input.session_id : "";
     return decide(ctx, config, source, sessionId, options);
@@ -319,7 +327,7 @@ function compactInput(
   };
   if (reminder) return { ...base, reminder: true };
 
-  // Planning loads every listed file; execution the overview and the steps (design note 004).
+  // Planning loads every listed file; execution the overview and the steps (docs/projects.md).
   const ordered = project.files.slice();
   if (steps && !ordered.some((f) => f.rel === steps.file)) ordered.push({ rel: steps.file, abs: join(project.path, steps.file) });
   const stepsFirst = ordered.sort((a, b) => Number(b.rel === steps?.file) - Number(a.rel === steps?.file));

@@ -1,7 +1,6 @@
 import { realpathSync } from "../node/fs.ts";
 import { isAbsolute, resolve } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { PreToolUseInput } from "../hook/hook_types.ts";
 import { consumeRereadMarker } from "./marker_consume.ts";
 
 /**
@@ -16,14 +15,14 @@ import { consumeRereadMarker } from "./marker_consume.ts";
  *
  * @example
  * ```ts
- * export const preToolUseHook: HookHandler = (ctx) => {
+ * export const preToolUseHook: HookHandler<"PreToolUse"> = (ctx) => {
  *   const json = rereadPreToolUse(ctx);
  *   return json ? { json } : null;
  * };
  * ```
  */
-export function rereadPreToolUse(ctx: HookContext): Record<string, unknown> | null {
-  const input = ctx.input as PreToolUseInput;
+export function rereadPreToolUse(ctx: HookContext<"PreToolUse">): Record<string, unknown> | null {
+  const input = ctx.input;
   const dir = ctx.stateDir();
   const marker = consumeRereadMarker(dir, input.session_id, {
     now: ctx.now,

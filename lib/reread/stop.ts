@@ -1,5 +1,4 @@
 import type { HookContext } from "../hook/handle_hook.ts";
-import type { StopInput } from "../hook/hook_types.ts";
 import { consumeRereadMarker } from "./marker_consume.ts";
 
 /**
@@ -12,14 +11,14 @@ import { consumeRereadMarker } from "./marker_consume.ts";
  *
  * @example
  * ```ts
- * export const stopHook: HookHandler = (ctx) => {
+ * export const stopHook: HookHandler<"Stop"> = (ctx) => {
  *   const json = rereadStop(ctx);
  *   return json ? { json } : null;
  * };
  * ```
  */
-export function rereadStop(ctx: HookContext): Record<string, unknown> | null {
-  const input = ctx.input as StopInput;
+export function rereadStop(ctx: HookContext<"Stop">): Record<string, unknown> | null {
+  const input = ctx.input;
   if (input.stop_hook_active === true) return null;
   const marker = consumeRereadMarker(ctx.stateDir(), input.session_id, {
     now: ctx.now,

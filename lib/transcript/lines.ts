@@ -23,7 +23,8 @@ const CARRIAGE_RETURN = 0x0d;
 const O_NONBLOCK = (constants as Record<string, number>).O_NONBLOCK ?? 0;
 
 // node:buffer is loaded on first use: the usual prompt reads text lines and never needs it, and
-// loading it (with Bun's Buffer class) cost that prompt 0.3 million instructions.
+// loading it (with Bun's Buffer class) is a measurable part of that prompt's cost
+// (bench/README.md).
 let bufferClass: typeof Buffer | undefined;
 function buffers(): typeof Buffer {
   return bufferClass ??= (process.getBuiltinModule("node:buffer") as { Buffer: typeof Buffer }).Buffer;
@@ -188,8 +189,8 @@ export function parseRow(line: Buffer | string): TranscriptRow | undefined {
 
 /**
  * The UTF-8 bytes of `s` as a Buffer, for `indexOf` on transcript lines. Built with TextEncoder,
- * not `Buffer.from`: Bun compiles `Buffer.from` from source on its first call, which cost the usual
- * prompt 0.25-0.5 million instructions (bench/README.md, "What start-up pays for").
+ * not `Buffer.from`: Bun compiles `Buffer.from` from source on its first call, which the usual
+ * prompt paid for on every run (bench/README.md, "What start-up pays for").
  *
  * @example
  * ```ts

@@ -41,7 +41,8 @@ import {
   type World,
 } from "./_world.ts";
 
-export const HANDLERS: Record<string, HookHandler> = {
+// Each handler serves its own event; the fuzzer pairs them by name (HOOK_NAMES) at run time.
+export const HANDLERS = {
   "pre-compact": preCompactHook,
   "post-compact": postCompactHook,
   "session-start": sessionStartHook,
@@ -49,7 +50,7 @@ export const HANDLERS: Record<string, HookHandler> = {
   "pre-tool-use": preToolUseHook,
   "post-tool-use": postToolUseHook,
   stop: stopHook,
-};
+} as Record<string, HookHandler>;
 
 const LIMIT_MS = 1000;
 

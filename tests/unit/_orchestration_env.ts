@@ -18,11 +18,11 @@ export function workspace(name: "workspace" | "invalid" | "missing" | null = "wo
 }
 
 /** Runs `fn` inside a real hook context for `event` and returns what it returned. */
-export async function inHook<T>(
+export async function inHook<E extends HookEventName, T>(
   ws: string,
-  event: HookEventName,
+  event: E,
   input: Record<string, unknown>,
-  fn: (ctx: HookContext) => T,
+  fn: (ctx: HookContext<E>) => T,
   options: { now?: Date; config?: Record<string, unknown> } = {},
 ): Promise<T> {
   if (options.config) {

@@ -20,10 +20,9 @@ if (mode === "deliver") {
   }, stdin, { env });
   process.stdout.write(JSON.stringify({ got }) + "\n");
 } else {
-  const event = mode === "stop" ? "Stop" : "PreToolUse";
-  const out = await handleHook(event, (ctx) => {
-    const json = event === "Stop" ? rereadStop(ctx) : rereadPreToolUse(ctx);
-    return json ? { json } : null;
-  }, stdin, { env });
+  const reply = (json: Record<string, unknown> | null) => json ? { json } : null;
+  const out = mode === "stop"
+    ? handleHook("Stop", (ctx) => reply(rereadStop(ctx)), stdin, { env })
+    : handleHook("PreToolUse", (ctx) => reply(rereadPreToolUse(ctx)), stdin, { env });
   process.stdout.write(JSON.stringify({ stdout: out.stdout }) + "\n");
 }

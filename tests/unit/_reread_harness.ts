@@ -27,9 +27,9 @@ export function sandbox(extraEnv: Record<string, string> = {}): { state: string;
 }
 
 /** Runs `fn` as the handler of `event` on `stdin`; returns the outcome and what `fn` returned. */
-export async function run<T>(
-  event: HookEventName,
-  fn: (ctx: HookContext) => T,
+export async function run<E extends HookEventName, T>(
+  event: E,
+  fn: (ctx: HookContext<E>) => T,
   stdin: string,
   env: Record<string, string>,
   options: { now?: Date; reply?: (value: T) => HookReply } = {},

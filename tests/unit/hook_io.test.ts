@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { readStdin } from "../../lib/hook/read_stdin.ts";
 import { parseHookInput } from "../../lib/hook/parse_hook_input.ts";
 import { handleHook } from "../../lib/hook/handle_hook.ts";
+import type { HookReply } from "../../lib/hook/hook_types.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "rehydrate-io-"));
 const STOP = JSON.stringify({ session_id: "abc-123", transcript_path: "", cwd: "/p", hook_event_name: "Stop", stop_hook_active: false });
@@ -98,8 +99,8 @@ describe("handleHook()", () => {
     assert.doesNotMatch(log, /aaaaaaaaaaaaaaaaaaaa/, "secrets are redacted from the log");
   });
 
-  test("handleHook() fails open on an async rejection", async () => {
-    const out = await handleHook("Stop", () => Promise.reject(new Error("late")), STOP, { env: env() });
+  test("handleHook() fails open on a handler that answers with a Promise (handlers are synchronous)", () => {
+    const out = handleHook("Stop", () => Promise.resolve({ stdout: "late" }) as unknown as HookReply, STOP, { env: env() });
     assert.deepEqual(out, { stdout: "", exitCode: 0 });
   });
 

@@ -144,7 +144,7 @@ function writeFlatState(env: Env, sessionId: string, spec: StateSpec): void {
 
 async function run(env: Env, stdin: string, extraEnv: Record<string, string> = {}): Promise<{ context: string | null; result: ProjectSessionStartResult | null }> {
   let result: ProjectSessionStartResult | null = null;
-  const out = await handleHook("SessionStart", (ctx: HookContext) => {
+  const out = await handleHook("SessionStart", (ctx: HookContext<"SessionStart">) => {
     result = projectSessionStart(ctx);
     return result && { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: result.additionalContext } } };
   }, stdin, {
@@ -532,7 +532,7 @@ describe("projectSessionStart() unexpected errors", () => {
       const { text, sessionId } = payload("compact", env);
       writeSessionState(env, sessionId, { project: "01-website-redesign" });
       let result: ProjectSessionStartResult | null = null;
-      const out = await handleHook("SessionStart", (ctx: HookContext) => {
+      const out = await handleHook("SessionStart", (ctx: HookContext<"SessionStart">) => {
         result = projectSessionStart(ctx);
         return null;
       }, text, {

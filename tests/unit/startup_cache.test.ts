@@ -280,7 +280,7 @@ describe("startup cache", () => {
     raw.transcript_path = join(env.dir, "t.jsonl");
     const run = async (): Promise<string> => {
       let text = "";
-      await handleHook("SessionStart", (ctx: HookContext) => {
+      await handleHook("SessionStart", (ctx: HookContext<"SessionStart">) => {
         text = projectSessionStart(ctx)?.additionalContext ?? "";
         return null;
       }, JSON.stringify(raw), { env: { REHYDRATE_STATE_DIR: env.state, CLAUDE_PROJECT_DIR: env.ws, HOME: home }, homeDir: home, now: new Date("2026-11-21T10:00:00.000Z") });

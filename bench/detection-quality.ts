@@ -1,20 +1,31 @@
 /**
  * Working-set quality on real transcripts: cut each session where it was compacted (and, as a
  * separate table, at synthetic points), run the detection on the prefix only, and compare its
- * top 10 with the files the agent touched in its next 20 tool calls. The baseline is "the 10
- * most recently touched files before the cut".
+ * top 10 with the files the agent touched next. The baseline is "the most recently touched files
+ * before the cut".
  *
- * Run: `npx bun bench/detection-quality.ts` (prints markdown tables): first the development set
- * (tests/fixtures/detection-dev, 30 real sessions with a compaction, gzip JSONL), then the public
- * and captured transcripts (tests/fixtures/public, tests/fixtures/claude-code-2.1.197). The unit
- * test tests/unit/detection_quality.test.ts imports {@linkcode evaluateDetection} and asserts that
- * the detection beats the baseline on the public and captured transcripts.
+ * Run: `npx bun bench/detection-quality.ts` (prints markdown tables):
+ *
+ * - the development set (tests/fixtures/detection-dev, 30 real sessions with a compaction, gzip
+ *   JSONL), cut at its first compaction, as issue #24 scores it: the truth is the distinct files
+ *   of the first 20 main-chain file tool calls after the boundary; recall@10, precision@10 and
+ *   recall@20 against the baseline, overall and per session, and the same against the "resume"
+ *   truth (the files touched after the boundary before the user's next prompt);
+ * - with `--rules`, the development-set recall@10 with each ranking rule removed and added alone
+ *   (the table of docs/detection.md);
+ * - the public and captured transcripts (tests/fixtures/public, tests/fixtures/claude-code-2.1.197)
+ *   cut at every compaction and every 20th tool call, against the files of the next 20 calls.
+ *
+ * tests/unit/detection_quality.test.ts asserts that the detection beats the baseline on the public
+ * and captured transcripts; tests/unit/detect_quality_floor.test.ts keeps a floor on five
+ * development-set sessions ({@linkcode evaluateDevSet}).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { detectWorkspace } from "../lib/detect/workspace.ts";
+import { WORKING_SET_MIN_SHARE, WORKING_SET_RULES, type WorkingSetOptions, type WorkingSetRule } from "../lib/detect/working_set.ts";
 import { resolvePath } from "../lib/detect/_paths.ts";
 
 /** Tools whose file path counts as "touched". */
@@ -216,16 +227,200 @@ function score(list: readonly string[], targets: ReadonlySet<string>): Score {
   return { hits, size: list.length, precision: list.length === 0 ? 0 : hits / list.length, recall: hits / targets.size };
 }
 
+// --- The development set, scored as issue #24 scores it -------------------------------------
+
+/** The larger list compared against the truth (recall@20). */
+export const WIDE = 20;
+
+/** One development-set session cut at its first compaction. */
+export interface DevCase {
+  file: string;
+  /** Main-chain tool calls before the boundary. */
+  callsBefore: number;
+  /** Distinct files of the first {@linkcode HORIZON} main-chain file tool calls after the boundary. */
+  truth: string[];
+  /** Files touched after the boundary before the user's next prompt; empty when the user spoke first. */
+  resume: string[];
+  /** Our working set, best first, at most {@linkcode WIDE}. */
+  ours: string[];
+  /** The {@linkcode WIDE} most recently touched files before the boundary, newest first. */
+  baseline: string[];
+}
+
+/** recall@10, precision@10 and recall@20 of one list against one truth. */
+export interface DevScore {
+  hits10: number;
+  size10: number;
+  hits20: number;
+  truth: number;
+}
+
+/** Options of {@linkcode evaluateDevSet}. */
+export interface EvaluateDevSetOptions {
+  /** Ranking options for the working set (rules switched off, minimum share). Default: the product's. */
+  workingSet?: Pick<WorkingSetOptions, "rules" | "minShare">;
+}
+
+/**
+ * Cuts each session at its first main-chain `compact_boundary`, runs `detectWorkspace` on the rows
+ * before it, and keeps its top {@linkcode WIDE} with the truths and the baseline. Paths are
+ * compared in normal form (`resolvePath` against the row's cwd). Sessions without a boundary or
+ * without file work after it are left out.
+ */
+export function evaluateDevSet(files: readonly string[] = devSetFiles(), options: EvaluateDevSetOptions = {}): DevCase[] {
+  const out: DevCase[] = [];
+  const tmp = mkdtempSync(join(tmpdir(), "rehydrate-dev-"));
+  try {
+    for (const file of files) {
+      const name = file.slice(file.lastIndexOf("/") + 1);
+      const lines = readTranscript(file).split("\n");
+      const rows = lines.map(parseObject);
+      const cut = rows.findIndex((r) => r !== undefined && r.type === "system" && r.subtype === "compact_boundary" && r.isSidechain !== true);
+      if (cut === -1) continue;
+      const calls = forwardCalls(rows);
+      const before = calls.filter((c) => c.line < cut);
+      const after = calls.filter((c) => c.line > cut);
+      const truth = distinct(touched(after).slice(0, HORIZON));
+      if (truth.length === 0) continue;
+      const prompt = rows.findIndex((r, i) => i > cut && r !== undefined && isPrompt(r));
+      const resume = distinct(touched(after.filter((c) => prompt === -1 || c.line < prompt)));
+      const prefix = join(tmp, `${name}.jsonl`);
+      writeFileSync(prefix, lines.slice(0, cut).join("\n") + "\n");
+      const ours = detectWorkspace(prefix, { workingSetSize: WIDE, workingSet: options.workingSet }).workingSet.map((w) => w.path);
+      out.push({ file: name, callsBefore: before.length, truth, resume, ours, baseline: distinct(touched(before).reverse()).slice(0, WIDE) });
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/** The scores of `list` against `truth`. */
+export function devScore(list: readonly string[], truth: readonly string[]): DevScore {
+  const top = list.slice(0, TOP);
+  const set = new Set(truth);
+  return {
+    hits10: top.filter((p) => set.has(p)).length,
+    size10: top.length,
+    hits20: list.slice(0, WIDE).filter((p) => set.has(p)).length,
+    truth: truth.length,
+  };
+}
+
+/** Summed scores (micro average): recall = hits / truth, precision = hits / listed. */
+export function sumScores(scores: readonly DevScore[]): DevScore {
+  const t: DevScore = { hits10: 0, size10: 0, hits20: 0, truth: 0 };
+  for (const s of scores) {
+    t.hits10 += s.hits10;
+    t.size10 += s.size10;
+    t.hits20 += s.hits20;
+    t.truth += s.truth;
+  }
+  return t;
+}
+
+/** The development-set report: overall, then per session, for the compaction truth and the resume truth. */
+export function formatDevSet(cases: readonly DevCase[]): string {
+  const ratio = (a: number, b: number) => b === 0 ? "-" : `${(a / b).toFixed(2)}`;
+  const cells = (s: DevScore) => `${ratio(s.hits10, s.truth)} (${s.hits10}/${s.truth}) | ${ratio(s.hits10, s.size10)} | ${ratio(s.hits20, s.truth)}`;
+  const head = "| ours R@10 | P@10 | R@20 | baseline R@10 | P@10 | R@20 |";
+  const rule = "|---:|---:|---:|---:|---:|---:|";
+  const total = (pick: (c: DevCase) => string[]) => {
+    const kept = cases.filter((c) => pick(c).length > 0);
+    return `| ${kept.length} | ${cells(sumScores(kept.map((c) => devScore(c.ours, pick(c)))))} | ${cells(sumScores(kept.map((c) => devScore(c.baseline, pick(c)))))} |`;
+  };
+  const out = [
+    `Truth: the distinct files of the first ${HORIZON} main-chain file tool calls after the first compact_boundary;`,
+    `resume truth: the files touched after it before the user's next prompt (sessions where the user spoke first are left out).`,
+    `R@10 = hits in the top ${TOP} / truth, P@10 = hits / files listed (at most ${TOP}), R@20 = hits in the top ${WIDE} / truth;`,
+    `baseline: the most recently touched files before the cut. Sums over sessions.`,
+    "",
+    `| truth | sessions ${head}`,
+    `|---|---:${rule}`,
+    `| first ${HORIZON} file calls ${total((c) => c.truth)}`,
+    `| resume ${total((c) => c.resume)}`,
+    "",
+    `| session | calls before | truth (resume) ${head} resume: ours R@10 | baseline R@10 |`,
+    `|---|---:|---:${rule}---:|---:|`,
+  ];
+  for (const c of cases) {
+    const resume = c.resume.length === 0 ? "- | -" : `${ratio(devScore(c.ours, c.resume).hits10, c.resume.length)} | ${ratio(devScore(c.baseline, c.resume).hits10, c.resume.length)}`;
+    out.push(`| ${c.file} | ${c.callsBefore} | ${c.truth.length} (${c.resume.length}) | ${cells(devScore(c.ours, c.truth))} | ${cells(devScore(c.baseline, c.truth))} | ${resume} |`);
+  }
+  return out.join("\n");
+}
+
+/**
+ * The development-set recall@10 with all rules, with each rule removed, and with each rule alone
+ * (added to none), plus `fill`: the minimum share at {@linkcode WORKING_SET_MIN_SHARE} instead of
+ * the earlier 0.2.
+ */
+export function formatRuleTable(files: readonly string[] = devSetFiles()): string {
+  const rules: (WorkingSetRule | "fill")[] = [...WORKING_SET_RULES, "fill"];
+  const options = (on: (r: WorkingSetRule | "fill") => boolean): EvaluateDevSetOptions => ({
+    workingSet: {
+      rules: Object.fromEntries(WORKING_SET_RULES.map((r) => [r, on(r)])),
+      minShare: on("fill") ? WORKING_SET_MIN_SHARE : 0.2,
+    },
+  });
+  const recall = (o: EvaluateDevSetOptions) => {
+    const t = sumScores(evaluateDevSet(files, o).map((c) => devScore(c.ours, c.truth)));
+    return `${t.hits10}/${t.truth} = ${(t.hits10 / t.truth).toFixed(2)}`;
+  };
+  const out = [
+    `| rule | all rules but this one | no rule but this one |`,
+    `|---|---:|---:|`,
+    `| (all rules) | ${recall(options(() => true))} | |`,
+    `| (no rule) | | ${recall(options(() => false))} |`,
+  ];
+  for (const r of rules) out.push(`| \`${r}\` | ${recall(options((x) => x !== r))} | ${recall(options((x) => x === r))} |`);
+  return out.join("\n");
+}
+
+const NOT_A_PROMPT = ["<command-", "<local-command-", "<task-notification>", "<system-reminder>", "<bash-", "[Request interrupted", "Caveat:"];
+
+/** A prompt the user typed: a main-chain user row with text, not meta, not a summary, not a command echo. */
+function isPrompt(r: Record<string, unknown>): boolean {
+  if (r.type !== "user" || r.isSidechain === true || r.isMeta === true || r.isCompactSummary === true) return false;
+  const content = (r.message as { content?: unknown } | undefined)?.content;
+  let text = "";
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) {
+    for (const b of content) if (typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string") text += b.text;
+  }
+  const head = text.trimStart();
+  return head !== "" && !NOT_A_PROMPT.some((p) => head.startsWith(p));
+}
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(line);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function distinct(list: readonly string[]): string[] {
+  return [...new Set(list)];
+}
+
 if ((import.meta as { main?: boolean }).main) {
   const dev = devSetFiles();
   const pub = fixtureFiles();
-  console.log([
-    `## Development set: tests/fixtures/detection-dev (${dev.length} sessions)`,
+  const parts = [
+    `## Development set: tests/fixtures/detection-dev (${dev.length} sessions), cut at the first compaction`,
     "",
-    formatEvaluation(evaluateDetection(dev)),
+    formatDevSet(evaluateDevSet(dev)),
+  ];
+  if (process.argv.includes("--rules")) {
+    parts.push("", "## Development set: recall@10 by ranking rule", "", formatRuleTable(dev));
+  }
+  parts.push(
     "",
     `## Public and captured transcripts: tests/fixtures/public, tests/fixtures/claude-code-2.1.197 (${pub.length} transcripts)`,
     "",
     formatEvaluation(evaluateDetection(pub)),
-  ].join("\n"));
+  );
+  console.log(parts.join("\n"));
 }

@@ -2,7 +2,9 @@
  * The one backward pass shared by `detectActiveProject`, `workingSet` and `detectWorkspace`: the
  * tool calls of the main chain (newest first, each with its age and, for search tools, its
  * result), and the text the agent saw (user prompts, assistant text, compaction summaries), each
- * stamped with how many tool calls and user prompts are newer than it.
+ * stamped with how many tool calls and user prompts are newer than it; besides, the tool calls of
+ * subagents (from `agent_progress` and sidechain rows), the files the `file-history-snapshot`
+ * rows track as edited, and the session's plan-mode fields (`slug`, `permissionMode`).
  */
 import type { Buffer } from "node:buffer";
 import type { TranscriptContentBlock, TranscriptRow } from "../transcript/transcript_row.ts";
@@ -11,8 +13,11 @@ import { isMainChainRow } from "../transcript/rows.ts";
 import { parseRow } from "../transcript/lines.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
 
-/** Tools whose result lists files the agent may act on next. */
-export const RESULT_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS", "Task", "Agent", "Bash"]);
+/**
+ * Tools whose result is kept: those that list files the agent may act on next, and `TaskCreate`,
+ * whose result gives the id that later `TaskUpdate` calls refer to.
+ */
+export const RESULT_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS", "Task", "Agent", "Bash", "TaskCreate"]);
 
 /** One tool call with where it sits. */
 export interface CallEvidence {
@@ -27,6 +32,28 @@ export interface CallEvidence {
   result?: unknown;
   /** For {@linkcode RESULT_TOOLS}: `toolUseResult.filenames` when the client wrote it. */
   resultFiles?: string[];
+}
+
+/**
+ * One tool call of a subagent (`Task`/`Agent`), from the `agent_progress` rows that embed its
+ * messages in the main transcript, or from inline sidechain rows (2.0.x clients).
+ */
+export interface SubagentCallEvidence {
+  call: ToolCall;
+  /** Main-chain tool calls newer than it: the age of the call that started the subagent. */
+  age: number;
+  cwd?: string;
+}
+
+/** A file the client attached to the conversation (an `attachment` row with a `filename`). */
+export interface AttachedFileEvidence {
+  /** As written (absolute in the client's rows). */
+  path: string;
+  /** The attachment type: `file` (an @-mention), `opened_file_in_ide`, `edited_text_file`, … */
+  type: string;
+  /** Tool calls newer than it. */
+  age: number;
+  cwd?: string;
 }
 
 /** Where a text came from. `user` is a real prompt; `summary` a compaction summary. */
@@ -57,8 +84,27 @@ export interface DetectionEvidence {
   sessionId?: string;
   /** Main-chain compact boundaries passed during the pass. */
   boundaries: number;
+  /** Subagent tool calls, newest first, at most {@linkcode MAX_SUBAGENT_CALLS}. */
+  subagentCalls: SubagentCallEvidence[];
+  /**
+   * The files Claude Code tracks as edited in this session (the keys of `trackedFileBackups` in
+   * the `file-history-snapshot` rows read), as written: relative to the session's directory or
+   * absolute. The snapshot is cumulative, so it names edits older than the calls read.
+   */
+  trackedFiles: string[];
   /** Normalised path of the transcript, when known (never part of a working set). */
   transcript?: string;
+  /** `slug` of the newest assistant row that has one: the name of the session's plan file in plan mode. */
+  slug?: string;
+  /** `permissionMode` of the newest prompt (`plan` while in plan mode), when the client wrote it. */
+  permissionMode?: string;
+  /** Files attached by the client (newer clients write `attachment` rows), newest first, at most {@linkcode MAX_ATTACHED_FILES}. */
+  attachedFiles: AttachedFileEvidence[];
+  /**
+   * `planFilePath` of the newest plan attachment (`plan_mode`, `plan_mode_reentry`,
+   * `plan_file_reference`, `plan_mode_exit`), and whether plan mode was still on (not `plan_mode_exit`).
+   */
+  planFile?: { path: string; active: boolean };
 }
 
 /** Options of {@linkcode collectEvidence}. */
@@ -81,6 +127,19 @@ export const MAX_TEXT_CHARS = 20_000;
  * newer; the working-set quality on the real transcripts (bench/detection-quality.ts) is the same.
  */
 export const MAX_TOTAL_TEXT_CHARS = 1_000_000;
+
+/** Subagent calls kept; a subagent reading hundreds of files says little about each. */
+export const MAX_SUBAGENT_CALLS = 400;
+/** Tracked files kept from the snapshots. */
+export const MAX_TRACKED_FILES = 500;
+/** Attached files kept. */
+export const MAX_ATTACHED_FILES = 200;
+/** Attachment types whose `filename` is a file put in the agent's context (Claude Code 2.1.1xx and later). */
+const FILE_ATTACHMENTS: ReadonlySet<string> = new Set([
+  "file", "already_read_file", "compact_file_reference", "edited_text_file", "edited_image_file", "opened_file_in_ide",
+  "selected_lines_in_ide",
+]);
+const PLAN_ATTACHMENTS: ReadonlySet<string> = new Set(["plan_mode", "plan_mode_reentry", "plan_file_reference", "plan_mode_exit"]);
 
 const NOT_A_PROMPT = ["<local-command-", "<task-notification>", "<system-reminder>", "<bash-stdout>", "<bash-stderr>", "[Request interrupted", "Caveat:"];
 
@@ -132,6 +191,8 @@ interface Pass {
   maxCalls: number;
   results: Map<string, PendingResult>;
   seen: Set<string>;
+  subagentSeen: Set<string>;
+  tracked: Set<string>;
   turn: number;
   /** Characters of text held so far (see {@linkcode MAX_TOTAL_TEXT_CHARS}). */
   textChars: number;
@@ -139,21 +200,40 @@ interface Pass {
 
 function startPass(options: CollectEvidenceOptions): Pass {
   const maxCalls = options.maxCalls !== undefined && options.maxCalls > 0 ? Math.floor(options.maxCalls) : DEFAULT_MAX_CALLS;
-  const out: DetectionEvidence = { kind: "detection-evidence", calls: [], texts: [], boundaries: 0 };
+  const out: DetectionEvidence = {
+    kind: "detection-evidence",
+    calls: [],
+    texts: [],
+    boundaries: 0,
+    subagentCalls: [],
+    trackedFiles: [],
+    attachedFiles: [],
+  };
   if (options.transcript !== undefined) out.transcript = options.transcript;
-  return { out, maxCalls, results: new Map(), seen: new Set(), turn: 0, textChars: 0 };
+  return { out, maxCalls, results: new Map(), seen: new Set(), subagentSeen: new Set(), tracked: new Set(), turn: 0, textChars: 0 };
 }
 
 /** Adds one row; true when the pass is complete. */
 function addRow(pass: Pass, row: TranscriptRow): boolean {
-  if (!isMainChainRow(row)) return false;
+  if (!isMainChainRow(row)) {
+    if (row.type === "progress") addAgentProgress(pass, row);
+    else if (row.type === "file-history-snapshot") addSnapshot(pass, row);
+    else if (row.isSidechain === true && row.type === "assistant") addSubagentCalls(pass, row);
+    return false;
+  }
   const out = pass.out;
   const results = pass.results;
   const cwd = typeof row.cwd === "string" && row.cwd !== "" ? row.cwd : undefined;
   if (out.cwd === undefined && cwd !== undefined) out.cwd = cwd;
   if (out.sessionId === undefined && typeof row.sessionId === "string") out.sessionId = row.sessionId;
+  // From rows the lazy pass always parses: assistant rows, and prompts (never a result-only line).
+  if (out.slug === undefined && row.type === "assistant" && typeof row.slug === "string" && row.slug !== "") out.slug = row.slug;
   if (row.type === "system") {
     if (row.subtype === "compact_boundary") out.boundaries++;
+    return false;
+  }
+  if (row.type === "attachment") {
+    addAttachment(out, row, cwd);
     return false;
   }
   const content = row.message?.content;
@@ -161,6 +241,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
     if (typeof content === "string") {
       const kind = userTextKind(row, content);
       if (kind !== undefined) {
+        if (kind === "user" && pass.turn === 0) notePermissionMode(out, row);
         addText(pass, kind, content, kind === "user" ? pass.turn++ : pass.turn, cwd);
       }
     } else if (Array.isArray(content)) {
@@ -176,6 +257,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
       }
       if (prompt !== "") {
         const kind = userTextKind(row, prompt);
+        if (kind === "user" && pass.turn === 0) notePermissionMode(out, row);
         if (kind !== undefined) addText(pass, kind, prompt, kind === "user" ? pass.turn++ : pass.turn, cwd);
       }
     }
@@ -205,6 +287,68 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
     out.calls.push(ev);
   }
   return out.calls.length >= pass.maxCalls;
+}
+
+/** A file or plan-file attachment. */
+function addAttachment(out: DetectionEvidence, row: TranscriptRow, cwd: string | undefined): void {
+  const a = row.attachment;
+  if (typeof a !== "object" || a === null) return;
+  const { type, filename, planFilePath } = a as { type?: unknown; filename?: unknown; planFilePath?: unknown };
+  if (typeof type !== "string") return;
+  if (FILE_ATTACHMENTS.has(type) && typeof filename === "string" && filename !== "" && out.attachedFiles.length < MAX_ATTACHED_FILES) {
+    const f: AttachedFileEvidence = { path: filename, type, age: out.calls.length };
+    if (cwd !== undefined) f.cwd = cwd;
+    out.attachedFiles.push(f);
+  } else if (PLAN_ATTACHMENTS.has(type) && typeof planFilePath === "string" && planFilePath !== "" && out.planFile === undefined) {
+    out.planFile = { path: planFilePath, active: type !== "plan_mode_exit" };
+  }
+}
+
+/** Only the newest prompt's mode counts (`turn` 0). */
+function notePermissionMode(out: DetectionEvidence, row: TranscriptRow): void {
+  if (typeof row.permissionMode === "string") out.permissionMode = row.permissionMode;
+}
+
+/** The subagent tool calls embedded in an `agent_progress` row. */
+function addAgentProgress(pass: Pass, row: TranscriptRow): void {
+  const data = row.data;
+  if (typeof data !== "object" || data === null || (data as { type?: unknown }).type !== "agent_progress") return;
+  const message = (data as { message?: unknown }).message;
+  if (typeof message !== "object" || message === null) return;
+  const inner = (message as { message?: unknown; type?: unknown }).message;
+  if ((message as { type?: unknown }).type !== "assistant" || typeof inner !== "object" || inner === null) return;
+  const sub: TranscriptRow = { type: "assistant", message: inner as TranscriptRow["message"] };
+  if (typeof row.cwd === "string" && row.cwd !== "") sub.cwd = row.cwd;
+  addSubagentCalls(pass, sub);
+}
+
+function addSubagentCalls(pass: Pass, row: TranscriptRow): void {
+  const out = pass.out;
+  if (out.subagentCalls.length >= MAX_SUBAGENT_CALLS) return;
+  const main: TranscriptRow = row.isSidechain === true ? { ...row, isSidechain: false } : row;
+  for (const call of toolCalls([main])) {
+    if (pass.subagentSeen.has(call.id) || out.subagentCalls.length >= MAX_SUBAGENT_CALLS) continue;
+    pass.subagentSeen.add(call.id);
+    const ev: SubagentCallEvidence = { call, age: out.calls.length };
+    if (typeof row.cwd === "string" && row.cwd !== "") ev.cwd = row.cwd;
+    out.subagentCalls.push(ev);
+  }
+}
+
+/** The keys of a `file-history-snapshot` row's `trackedFileBackups`. */
+function addSnapshot(pass: Pass, row: TranscriptRow): void {
+  const snapshot = row.snapshot;
+  if (typeof snapshot !== "object" || snapshot === null) return;
+  const backups = (snapshot as { trackedFileBackups?: unknown }).trackedFileBackups;
+  if (typeof backups !== "object" || backups === null || Array.isArray(backups)) return;
+  const files = pass.out.trackedFiles;
+  for (const key of Object.keys(backups)) {
+    if (files.length >= MAX_TRACKED_FILES) return;
+    if (key !== "" && !pass.tracked.has(key)) {
+      pass.tracked.add(key);
+      files.push(key);
+    }
+  }
 }
 
 /**

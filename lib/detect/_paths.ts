@@ -91,6 +91,34 @@ export function isNoisePath(normalized: string, transcript?: string): boolean {
   return normalized.startsWith("/dev/") || normalized.startsWith("/proc/") || normalized.startsWith("/sys/");
 }
 
+/** Folders of installed dependencies and tool caches (matched as whole segments). */
+const DEPENDENCY_SEGMENTS: ReadonlySet<string> = new Set([
+  ".venv", "venv", "site-packages", "dist-packages", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache",
+  ".ruff_cache", "vendor", "bower_components", ".yarn", ".pnpm-store", ".cargo", ".rustup", ".m2", ".gradle",
+  ".cache", ".npm", ".bundle", "Pods", ".terraform",
+]);
+
+/**
+ * Paths the agent seldom comes back to unless it opened them with a file tool: installed
+ * dependencies and caches (`.venv/`, `site-packages/`, `vendor/`, `~/go/pkg/mod/`, …), secrets
+ * files (`.env`, `.env.local`) and Claude Code's own folder (`~/.claude/`, a project's
+ * `.claude/`), except plans (`.claude/plans/`). A search over them lists many.
+ */
+export function isLowValuePath(normalized: string): boolean {
+  const base = baseName(normalized);
+  if (base === ".env" || base.startsWith(".env.")) return true;
+  const claude = normalized.startsWith(".claude/") || normalized.startsWith("~/.claude/") ? 0 : normalized.indexOf("/.claude/");
+  if (claude !== -1 && !normalized.includes(".claude/plans/")) return true;
+  if (normalized.includes("/go/pkg/mod/")) return true;
+  let start = normalized.startsWith("/") ? 1 : 0;
+  for (;;) {
+    const slash = normalized.indexOf("/", start);
+    if (slash === -1) return false;
+    if (DEPENDENCY_SEGMENTS.has(normalized.slice(start, slash))) return true;
+    start = slash + 1;
+  }
+}
+
 /**
  * Calls `found(id)` for every project id that follows `<root>/` (either separator) in `text`:
  * `…/02-projects/05-site-redesign/…` gives `05-site-redesign`. `root` is a folder name such as

@@ -37,6 +37,11 @@ export interface ActiveProject {
   /** The next best project and its score, when there is one. */
   runnerUp?: { id: string; score: number };
   /**
+   * Set when the user's newest switch prompt ("now switch to the API migration", "work on
+   * 07-api-migration") named this project: the prompt, cut to 200 characters.
+   */
+  userSwitch?: string;
+  /**
    * Set when, after its newest tool-call evidence for this project, the agent called a skill
    * that is not a project skill (design note 004, case 4): the newest such skill's name.
    */
@@ -71,6 +76,27 @@ export const PROJECT_WEIGHTS: Readonly<{ fileOp: number; tool: number; mention: 
   /** The summed mention score of a project never exceeds this: talk never outweighs work. */
   mentionCap: 3,
 });
+/**
+ * A user prompt that switches to a project (a cue such as "switch to" or "work on" followed by the
+ * project's id, path or name) adds this to it, decayed like the rest and not capped like other
+ * mentions...
+ */
+export const SWITCH_WEIGHT = 3;
+/** ...and the evidence of every other project from before that prompt counts this share. */
+export const SWITCH_DISCOUNT = 0.1;
+/**
+ * Words by which a user moves the work to a project: "switch to", "work on", "move on to",
+ * "focus on", "continue with", "back to", "let's do", "pick up", …
+ */
+const SWITCH_CUE =
+  /\b(?:switch(?:ing)?(?: over| back)? to|work(?:ing)? on|mov(?:e|ing)(?: on| over)? to|focus(?:ing)? on|continue (?:with|on)|back to|turn to|start (?:on|with)|let'?s (?:do|tackle)|pick up)\b/gi;
+/** A cue right after a negation ("don't work on", "not now, switch to") is no switch. */
+const NEGATED = /\b(?:don'?t|do not|not|never|no longer|stop|instead of)\s+(?:\w+\s+){0,2}$/i;
+/** How far after a switch cue the project's name may come, in characters (same sentence). */
+const SWITCH_REACH = 120;
+/** Cues looked at, newest prompts first: prompts full of them cost no more than this, and a switch older than that many cues is old news. */
+const MAX_SWITCH_CUES = 100;
+
 /** `high` needs this many file operations among the latest calls... */
 export const HIGH_MIN_FILE_OPS = 3;
 /** ...and a score at least this many times the runner-up's. */
@@ -81,9 +107,17 @@ const INPUT_FIELDS = ["command", "path", "pattern", "glob", "args", "prompt", "d
 const WHITESPACE = /\s+/;
 const DEFAULT_PROJECT_SKILLS = ["plan-project", "execute-project"];
 
+/** One addition to a project's score, kept so that a switch can discount what came before it. */
+interface Contribution {
+  value: number;
+  turn: number;
+  mention: boolean;
+}
+
 interface Tally {
   score: number;
   mentionScore: number;
+  contributions: Contribution[];
   recentFileOps: number;
   recentToolRefs: number;
   newestToolAge: number;
@@ -133,7 +167,16 @@ export function detectActiveProject(
   const tally = (id: string): Tally => {
     let t = tallies.get(id);
     if (t === undefined) {
-      t = { score: 0, mentionScore: 0, recentFileOps: 0, recentToolRefs: 0, newestToolAge: Infinity, newestMentionAge: Infinity, evidence: [] };
+      t = {
+        score: 0,
+        mentionScore: 0,
+        contributions: [],
+        recentFileOps: 0,
+        recentToolRefs: 0,
+        newestToolAge: Infinity,
+        newestMentionAge: Infinity,
+        evidence: [],
+      };
       tallies.set(id, t);
     }
     return t;
@@ -154,7 +197,7 @@ export function detectActiveProject(
   };
   let projectSkillRecent = false;
 
-  for (const { call, age } of evidence.calls) {
+  for (const { call, age, turn } of evidence.calls) {
     ids.clear();
     const fileOp = FILE_OPS.has(call.name);
     const skill = call.skill === undefined ? undefined : bareSkill(call.skill);
@@ -163,7 +206,7 @@ export function detectActiveProject(
     if (call.name === "TodoWrite" || call.name === "ExitPlanMode") {
       const text = call.name === "TodoWrite" ? todoText(call.todos) : typeof call.input.plan === "string" ? call.input.plan : "";
       collect(text);
-      for (const id of ids) addMention(id, call.name, text, age);
+      for (const id of ids) addMention(id, call.name, text, age, turn);
       continue;
     }
     for (const p of call.filePaths) collect(p);
@@ -178,7 +221,7 @@ export function detectActiveProject(
     for (const id of ids) {
       const t = tally(id);
       const kind = fileOp ? (call.name === "Read" ? "read" : "edit") : "tool";
-      t.score += (fileOp ? PROJECT_WEIGHTS.fileOp : PROJECT_WEIGHTS.tool) * decay(age, halfLife);
+      t.contributions.push({ value: (fileOp ? PROJECT_WEIGHTS.fileOp : PROJECT_WEIGHTS.tool) * decay(age, halfLife), turn, mention: false });
       if (age < recent) {
         if (fileOp) t.recentFileOps++;
         else t.recentToolRefs++;
@@ -191,18 +234,39 @@ export function detectActiveProject(
   for (const text of evidence.texts) {
     ids.clear();
     collect(text.text);
-    for (const id of ids) addMention(id, text.kind, text.text, text.age);
+    for (const id of ids) addMention(id, text.kind, text.text, text.age, text.turn);
   }
 
-  function addMention(id: string, source: string, text: string, age: number): void {
+  function addMention(id: string, source: string, text: string, age: number, turn: number): void {
     const t = tally(id);
     if (age < t.newestMentionAge) t.newestMentionAge = age;
-    const add = Math.min(PROJECT_WEIGHTS.mention * decay(age, halfLife), PROJECT_WEIGHTS.mentionCap - t.mentionScore);
-    if (add > 0) {
-      t.mentionScore += add;
-      t.score += add;
-    }
+    t.contributions.push({ value: PROJECT_WEIGHTS.mention * decay(age, halfLife), turn, mention: true });
     note(t, { kind: "mention", source, detail: snippet(text, id), age });
+  }
+
+  const switched = findSwitch(evidence, root, [...new Set([...known, ...tallies.keys()])]);
+  if (switched !== undefined) {
+    const t = tally(switched.id);
+    t.contributions.push({ value: SWITCH_WEIGHT * decay(switched.age, halfLife), turn: switched.turn, mention: false });
+    if (switched.age < t.newestMentionAge) t.newestMentionAge = switched.age;
+    if (!t.evidence.some((e) => e.kind === "mention" && e.source === "user" && e.age === switched.age)) {
+      t.evidence.push({ kind: "mention", source: "user", detail: cut(switched.text.trim()), age: switched.age });
+    }
+  }
+  for (const [id, t] of tallies) {
+    // Newest first, as collected: the mention cap keeps the newest mentions.
+    for (const c of t.contributions) {
+      const value = switched !== undefined && id !== switched.id && c.turn > switched.turn ? c.value * SWITCH_DISCOUNT : c.value;
+      if (!c.mention) {
+        t.score += value;
+        continue;
+      }
+      const add = Math.min(value, PROJECT_WEIGHTS.mentionCap - t.mentionScore);
+      if (add > 0) {
+        t.mentionScore += add;
+        t.score += add;
+      }
+    }
   }
 
   let best: [string, Tally] | undefined;
@@ -223,12 +287,81 @@ export function detectActiveProject(
   else if (t.recentFileOps > 0 || t.recentToolRefs > 0 || projectSkillRecent) confidence = "medium";
 
   t.evidence.sort((a, b) => a.age - b.age);
+  if (t.evidence.length > 10) t.evidence.length = 10;
   const out: ActiveProject = { id, confidence, score: round3(t.score), recentFileOps: t.recentFileOps, evidence: t.evidence };
+  if (switched !== undefined && switched.id === id) out.userSwitch = cut(switched.text.trim());
   if (second !== undefined) out.runnerUp = { id: second[0], score: round3(second[1].score) };
   const newest = t.newestToolAge !== Infinity ? t.newestToolAge : t.newestMentionAge;
-  const switched = skillAfter(evidence, newest, projectSkills);
-  if (switched !== undefined) out.switchedToSkill = switched;
+  const skill = skillAfter(evidence, newest, projectSkills);
+  if (skill !== undefined) out.switchedToSkill = skill;
   return out;
+}
+
+/** The user's newest switch prompt and the project it names. */
+interface UserSwitch {
+  id: string;
+  text: string;
+  age: number;
+  turn: number;
+}
+
+/**
+ * The newest user prompt in which a {@linkcode SWITCH_CUE} is followed, within the same sentence,
+ * by a project: its path or id (`02-projects/07-api-migration`, `07-api-migration`), or its name
+ * (the id's words without the number: "the API migration", "api-migration"). Only projects in
+ * `ids` (referenced somewhere in the evidence, or known to exist) can be named by their name.
+ */
+function findSwitch(evidence: DetectionEvidence, root: string, ids: readonly string[]): UserSwitch | undefined {
+  if (ids.length === 0) return undefined;
+  const names: [string, string][] = [];
+  for (const id of ids) {
+    const name = id.replace(LEADING_NUMBER, "").replaceAll("-", " ");
+    if (name.length >= 3) names.push([id, name]);
+  }
+  let cues = 0;
+  for (const text of evidence.texts) {
+    if (text.kind !== "user") continue;
+    if (cues >= MAX_SWITCH_CUES) break;
+    SWITCH_CUE.lastIndex = 0;
+    for (let m = SWITCH_CUE.exec(text.text); m !== null && cues++ < MAX_SWITCH_CUES; m = SWITCH_CUE.exec(text.text)) {
+      if (NEGATED.test(text.text.slice(Math.max(0, m.index - 30), m.index))) continue;
+      const from = m.index + m[0].length;
+      let window = text.text.slice(from, from + SWITCH_REACH);
+      const stop = window.search(SENTENCE_END);
+      if (stop !== -1) window = window.slice(0, stop);
+      const id = projectIn(window, root, ids, names);
+      if (id !== undefined) return { id, text: text.text, age: text.age, turn: text.turn };
+    }
+  }
+  return undefined;
+}
+
+const LEADING_NUMBER = /^\d+-/;
+/** The end of a sentence: `.`, `!`, `?` or `;` before a space or the end, or a line break. */
+const SENTENCE_END = /[.!?;](?:\s|$)|\n/;
+const NAME_SEPARATORS = /[\s_\-/\\]+/g;
+
+/** The first project `window` names by path, id or name; ids win over names, longer names over shorter. */
+function projectIn(window: string, root: string, ids: readonly string[], names: readonly [string, string][]): string | undefined {
+  let found: string | undefined;
+  forEachProjectIdInText(window, root, (id) => {
+    if (found === undefined) found = id;
+  });
+  if (found !== undefined) return found;
+  for (const id of ids) {
+    const at = window.indexOf(id);
+    if (at !== -1 && !isIdChar(window.charCodeAt(at - 1)) && !isIdChar(window.charCodeAt(at + id.length))) return id;
+  }
+  const words = " " + window.toLowerCase().replace(NAME_SEPARATORS, " ") + " ";
+  let best: [string, string] | undefined;
+  for (const entry of names) {
+    if (words.includes(" " + entry[1] + " ") && (best === undefined || entry[1].length > best[1].length)) best = entry;
+  }
+  return best?.[0];
+}
+
+function isIdChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45 || c === 95;
 }
 
 /** The newest non-project skill called after the newest tool evidence (`newestAge`) of the project. */

@@ -1,9 +1,10 @@
 import type { TranscriptRow } from "../transcript/transcript_row.ts";
-import { type DetectionEvidence, type TextEvidence } from "./_evidence.ts";
+import { type CallEvidence, type DetectionEvidence, type TextEvidence } from "./_evidence.ts";
 import { decay, type DetectionSource, evidenceOf, round3 } from "./_source.ts";
 import {
   baseName,
   isAbsolutePath,
+  isLowValuePath,
   isNoisePath,
   looksLikeFile,
   normalizePath,
@@ -18,6 +19,7 @@ export type WorkingSetReason =
   | "user-request"
   | "todo"
   | "plan"
+  | "subagent"
   | "searched"
   | "search-result"
   | "shell"
@@ -34,6 +36,37 @@ export interface WorkingSetItem {
   reasons: WorkingSetReason[];
 }
 
+/**
+ * The ranking rules that can be switched off one at a time, to measure what each adds
+ * (`bench/detection-quality.ts --rules` prints the table; docs/detection.md explains each):
+ *
+ * - `editedSet`: every file edited in the session keeps a slowly decaying score, including the
+ *   edits only the `file-history-snapshot` rows still list.
+ * - `subagent`: files a subagent (`Task`/`Agent`) read or edited, the prompt it was given, and
+ *   its whole report read as text.
+ * - `tasks`: the `TaskCreate` items not yet completed count like open todo items.
+ * - `planFile`: in plan mode, the session's plan file (`~/.claude/plans/<slug>.md`).
+ * - `suffix`: a partial path is matched to the known file it ends (`a/src/x.ts` of a diff,
+ *   `@src/x.ts` of a prompt, a module path) before being read against the cwd.
+ * - `guessed`: a relative path in text that no tool named counts half.
+ * - `outside`: files outside the session's folders count a quarter.
+ * - `noise`: dependency trees, caches, secrets files and Claude Code's folder count only when a
+ *   file tool touched them.
+ */
+export type WorkingSetRule = "editedSet" | "subagent" | "tasks" | "planFile" | "suffix" | "guessed" | "outside" | "noise";
+
+/** Every {@linkcode WorkingSetRule}, in the order docs/detection.md lists them. */
+export const WORKING_SET_RULES: readonly WorkingSetRule[] = Object.freeze([
+  "editedSet",
+  "subagent",
+  "tasks",
+  "planFile",
+  "suffix",
+  "guessed",
+  "outside",
+  "noise",
+]);
+
 /** Options of {@linkcode workingSet}. */
 export interface WorkingSetOptions {
   /** Most files returned. Default {@linkcode DEFAULT_WORKING_SET_SIZE} (10). */
@@ -46,12 +79,21 @@ export interface WorkingSetOptions {
   projectDir?: string;
   /**
    * Files scoring below this share of the best file's score are left out, even when the cap is
-   * not reached: weak leftovers cost the resumed agent more context than they are worth.
-   * Default {@linkcode WORKING_SET_MIN_SHARE} (0.15); 0 keeps everything up to the cap.
+   * not reached. Default {@linkcode WORKING_SET_MIN_SHARE}; 0 keeps everything up to the cap.
    */
   minShare?: number;
-  /** Stop reading rows after this many tool calls (rows input only). Default 400. */
+  /** Stop reading rows after this many tool calls (rows input only). Default 150. */
   maxCalls?: number;
+  /**
+   * Tells whether a file exists, or undefined when it cannot know (a recorded session whose
+   * folders are gone). A file it says is missing is left out (deleted since, or a path that was
+   * only talked about) unless a todo item, the plan or the user's request names it: a file still
+   * to be written. Asked at most {@linkcode MAX_EXISTS_CHECKS} times, best candidates first.
+   * Default: none (nothing is checked).
+   */
+  exists?: (path: string) => boolean | undefined;
+  /** Rules switched off (`false`) to measure them; all are on by default. */
+  rules?: Partial<Record<WorkingSetRule, boolean>>;
 }
 
 /** Default cap of the working set. */
@@ -63,9 +105,15 @@ export const DEFAULT_WORKING_SET_SIZE = 10;
  */
 export const WORKING_SET_REPEAT = 0.5;
 /** Default share of the best score a file needs to be listed. */
-export const WORKING_SET_MIN_SHARE = 0.2;
+export const WORKING_SET_MIN_SHARE = 0.02;
 /** Default half-life of tool-call evidence, in tool calls. */
 export const WORKING_SET_HALF_LIFE = 12;
+/** Half-life of the edited set (rule `editedSet`), in half-lives of the other evidence. */
+export const EDITED_SET_SLOWDOWN = 8;
+/** What a relative path no tool named counts (rule `guessed`): it may not exist. */
+export const GUESSED_SHARE = 0.5;
+/** What a file outside every folder the session worked in counts (rule `outside`). */
+export const OUTSIDE_SHARE = 0.25;
 
 /**
  * Weights of each kind of evidence, before decay. Direct operations on a file weigh most; what
@@ -75,6 +123,11 @@ export const WORKING_SET_HALF_LIFE = 12;
 export const WORKING_SET_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({
   edited: 3,
   read: 2,
+  editedSet: 1,
+  subagentEdit: 1.5,
+  subagentRead: 1,
+  delegated: 1.5,
+  report: 1,
   searched: 1.5,
   shell: 1,
   searchResult: 1,
@@ -90,8 +143,9 @@ export const WORKING_SET_WEIGHTS: Readonly<Record<string, number>> = Object.free
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS"]);
+const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(["Task", "Agent"]);
 const REASON_ORDER: readonly WorkingSetReason[] = [
-  "edited", "read", "user-request", "todo", "plan", "searched", "search-result", "shell", "summary", "mentioned",
+  "edited", "read", "user-request", "todo", "plan", "subagent", "searched", "search-result", "shell", "summary", "mentioned",
 ];
 /** Code names in text: `SessionLive`, `session_live`, `session-live` (two words or more). */
 const IDENTIFIER = /\b(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\b/g;
@@ -99,8 +153,23 @@ const IDENTIFIER = /\b(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z][a-z0-9]*(?:[_-][a-z0-9]+)
 const MIN_NAME_KEY = 6;
 /** Results listing more files than this are read only this far. */
 const MAX_RESULT_FILES = 20;
+/** A subagent's report is read this far, like any text (`MAX_TEXT_CHARS` of the evidence). */
+const MAX_REPORT_CHARS = 20_000;
 /** A search or shell result lists the files it found near its top: only its head is read. */
 const MAX_RESULT_CHARS = 4000;
+/** Path mentions kept from one text: a pasted listing says little about each file in it. */
+const MAX_TEXT_MENTIONS = 200;
+/**
+ * Path mentions (and code names) kept from all texts and results, newest first. Real sessions
+ * hold a few hundred; the cap bounds the work on hostile text (see {@linkcode PathIndex}).
+ */
+const MAX_MENTIONS = 5_000;
+/** Most files {@linkcode WorkingSetOptions.exists} is asked about. */
+export const MAX_EXISTS_CHECKS = 40;
+/** Folders of the session kept for rule `outside`. */
+const MAX_FOLDERS = 20;
+/** A known path is indexed by its last this many segments at most. */
+const MAX_SUFFIX_SEGMENTS = 12;
 /** A result line of Grep (`path:12:text`, `path-12-text`) or a plain file list. */
 const RESULT_LINE_PATH = /^([^\s:]+?)(?:[:-]\d+[:-]|$)/;
 
@@ -122,19 +191,23 @@ interface Mention {
   age: number;
 }
 
+type Add = (path: string, weight: number, reason: WorkingSetReason, age: number, file: boolean) => void;
+
 /**
  * The files the agent most likely needs right after a compaction, best first: files it edited
- * or read recently, and files it has only seen named in its newest todo list, its newest plan
- * (`ExitPlanMode`, its latest messages), the user's latest request, and the results of its
- * searches (`Grep`, `Glob`, `LS`, `Task`/`Agent` reports).
+ * or read recently, files edited earlier in the session, files its subagents worked on, and
+ * files it has only seen named in its newest todo or task list, its newest plan (`ExitPlanMode`,
+ * its latest messages), the user's latest request, and the results of its searches (`Grep`,
+ * `Glob`, `LS`, `Task`/`Agent` reports).
  *
  * Every piece of evidence adds `weight × 0.5^(age / halfLife)` to its file, where `age` is the
  * number of tool calls newer than the evidence; the user's latest request, the newest todo list
- * and the newest plan decay three times slower. Paths are normalised (`\` → `/`, lower-case
- * drive letter), relative paths resolved against the row's `cwd`, bare file names (`app.js`)
- * and partial paths matched to a unique known path, and duplicates merged. Directories,
- * dependency and VCS internals (`node_modules/`, `.git/`), Claude Code's own files and the
- * transcript itself are left out. The exact rules are in docs/detection.md.
+ * and the newest plan decay three times slower, the session's edited files eight times slower.
+ * Paths are normalised (`\` → `/`, lower-case drive letter), relative paths resolved against the
+ * row's `cwd`, bare file names (`app.js`) and partial paths matched to a unique known path, and
+ * duplicates merged. Directories, dependency and VCS internals (`node_modules/`, `.git/`),
+ * Claude Code's own files and the transcript itself are left out. The exact rules are in
+ * docs/detection.md.
  *
  * `source` is rows newest first (as `scanTranscript` yields them) or evidence collected once
  * for several detectors.
@@ -157,12 +230,16 @@ export function workingSet(
   const limit = options.limit !== undefined && options.limit >= 0 ? Math.floor(options.limit) : DEFAULT_WORKING_SET_SIZE;
   const halfLife = options.halfLife !== undefined && options.halfLife > 0 ? options.halfLife : WORKING_SET_HALF_LIFE;
   const slowHalfLife = halfLife * 3;
+  const rule = (name: WorkingSetRule) => options.rules?.[name] !== false;
   const fallbackCwd = evidence.cwd ?? options.cwd;
   const w = WORKING_SET_WEIGHTS;
   const candidates = new Map<string, Candidate>();
   const mentions: Mention[] = [];
+  const names: Mention[] = [];
+  /** Paths tool calls named (file tools, subagents, searches, shell), edited and plan files: what mentions resolve to. */
+  const known = new PathIndex();
 
-  const add = (path: string, weight: number, reason: WorkingSetReason, age: number, file: boolean) => {
+  const add: Add = (path, weight, reason, age, file) => {
     let c = candidates.get(path);
     if (c === undefined) {
       c = { score: 0, parts: [], reasons: new Set(), file, newest: age };
@@ -173,16 +250,22 @@ export function workingSet(
     if (file) c.file = true;
     if (age < c.newest) c.newest = age;
   };
-  const names: Mention[] = [];
+  let textMentions = 0;
   const mention = (text: string, cwd: string | undefined, weight: number, reason: WorkingSetReason, age: number) => {
+    if (mentions.length >= MAX_MENTIONS && names.length >= MAX_MENTIONS) return;
+    textMentions = 0;
     textPathTokens(text, (token) => {
+      if (mentions.length >= MAX_MENTIONS) return false;
       mentions.push({ token, cwd, weight, reason, age });
+      return ++textMentions < MAX_TEXT_MENTIONS;
     });
-    identifierKeys(text, (token) => names.push({ token, weight, reason, age }));
+    identifierKeys(text, (token) => names.length < MAX_MENTIONS && names.push({ token, weight, reason, age }));
   };
 
   let sawTodo = false;
   let sawPlan = false;
+  const tasks = rule("tasks") ? openTasks(evidence.calls) : undefined;
+  const editedAge = new Map<string, number>();
   for (const ev of evidence.calls) {
     const { call, age, cwd } = ev;
     const d = decay(age, halfLife);
@@ -190,34 +273,96 @@ export function workingSet(
     const name = call.name;
     if (EDIT_TOOLS.has(name) || name === "Read") {
       const [weight, reason] = name === "Read" ? [w.read, "read" as const] : [w.edited, "edited" as const];
-      for (const p of call.filePaths) add(resolvePath(p, dir), weight * d, reason, age, true);
+      for (const p of call.filePaths) {
+        const path = resolvePath(p, dir);
+        add(path, weight * d, reason, age, true);
+        known.add(path);
+        if (reason === "edited" && !editedAge.has(path)) editedAge.set(path, age);
+      }
     } else if (SEARCH_TOOLS.has(name)) {
       for (const p of call.filePaths) {
         const path = resolvePath(p, dir);
-        if (looksLikeFile(path)) add(path, w.searched * d, "searched", age, false);
+        if (!looksLikeFile(path)) continue;
+        add(path, w.searched * d, "searched", age, false);
+        known.add(path);
       }
     } else if (name === "Bash") {
-      for (const p of call.filePaths) add(resolvePath(p, dir), w.shell * d, "shell", age, false);
+      for (const p of call.filePaths) {
+        const path = resolvePath(p, dir);
+        add(path, w.shell * d, "shell", age, false);
+        known.add(path);
+      }
     } else if (name === "TodoWrite" && !sawTodo && call.todos !== undefined) {
       sawTodo = true;
       const slow = decay(age, slowHalfLife);
       for (const todo of call.todos) {
-        const weight = todo.status === "in_progress" ? w.todoInProgress : todo.status === "completed" ? w.todoCompleted : w.todoPending;
         const words = `${typeof todo.content === "string" ? todo.content : ""}\n${typeof todo.activeForm === "string" ? todo.activeForm : ""}`;
-        mention(words, dir, weight * slow, "todo", age);
+        mention(words, dir, todoWeight(todo.status) * slow, "todo", age);
       }
     } else if (name === "ExitPlanMode" && !sawPlan && typeof call.input.plan === "string") {
       sawPlan = true;
       mention(call.input.plan, dir, w.plan * decay(age, slowHalfLife), "plan", age);
+    } else if (name === "TaskCreate" && tasks !== undefined) {
+      const status = tasks.get(ev);
+      if (status !== undefined) mention(taskText(call.input), dir, todoWeight(status) * decay(tasks.age, slowHalfLife), "todo", age);
     }
-    if (ev.result !== undefined || ev.resultFiles !== undefined) {
-      addResultFiles(ev.resultFiles, ev.result, SEARCH_TOOLS.has(name), (p) => mentions.push({
-        token: p,
-        cwd: dir,
-        weight: w.searchResult * d,
-        reason: "search-result",
-        age,
-      }));
+    if (SUBAGENT_TOOLS.has(name) && rule("subagent")) {
+      const prompt = call.input.prompt;
+      if (typeof prompt === "string") mention(prompt, dir, w.delegated * d, age < 3 ? "plan" : "mentioned", age);
+      const report = resultText(ev.result);
+      if (report !== "") mention(report.length > MAX_REPORT_CHARS ? report.slice(0, MAX_REPORT_CHARS) : report, dir, w.report * d, "subagent", age);
+    } else if ((ev.result !== undefined || ev.resultFiles !== undefined) && name !== "TaskCreate") {
+      const files = resultFiles(ev.resultFiles, ev.result, SEARCH_TOOLS.has(name));
+      for (const p of files) mentions.push({ token: p, cwd: dir, weight: w.searchResult * d, reason: "search-result", age });
+    }
+  }
+
+  if (rule("subagent")) {
+    for (const { call, age, cwd } of evidence.subagentCalls) {
+      if (!EDIT_TOOLS.has(call.name) && call.name !== "Read") continue;
+      const weight = call.name === "Read" ? w.subagentRead : w.subagentEdit;
+      for (const p of call.filePaths) {
+        const path = resolvePath(p, cwd ?? fallbackCwd);
+        if (!looksLikeFile(path)) continue;
+        add(path, weight * decay(age, halfLife), "subagent", age, true);
+        known.add(path);
+      }
+    }
+  }
+
+  if (rule("editedSet")) {
+    const oldest = evidence.calls.length;
+    for (const p of evidence.trackedFiles) {
+      const path = resolvePath(p, fallbackCwd);
+      if (!editedAge.has(path)) editedAge.set(path, oldest);
+    }
+    const slowest = halfLife * EDITED_SET_SLOWDOWN;
+    for (const [path, age] of editedAge) {
+      add(path, w.editedSet * decay(age, slowest), "edited", age, true);
+      known.add(path);
+    }
+  }
+
+  // Files the client attached (an @-mention, the file open in the IDE, a file changed on disk):
+  // put in the agent's context like a read.
+  for (const f of evidence.attachedFiles) {
+    const path = resolvePath(f.path, f.cwd ?? fallbackCwd);
+    add(path, w.read * decay(f.age, halfLife), "read", f.age, true);
+    known.add(path);
+  }
+
+  if (rule("planFile")) {
+    // Plan mode: the agent writes its plan to the plan file; newer clients name it in their
+    // plan-mode attachments, older ones only give the session's slug (<home>/.claude/plans/<slug>.md).
+    let plan: string | undefined;
+    if (evidence.planFile !== undefined) {
+      if (evidence.planFile.active) plan = normalizePath(evidence.planFile.path);
+    } else if (evidence.permissionMode === "plan" && evidence.slug !== undefined && SLUG.test(evidence.slug)) {
+      plan = `${homeOf(evidence, fallbackCwd)}/.claude/plans/${evidence.slug}.md`;
+    }
+    if (plan !== undefined) {
+      add(plan, w.plan, "plan", 0, true);
+      known.add(plan);
     }
   }
 
@@ -231,33 +376,96 @@ export function workingSet(
     mention(t.text, dir, weight, reason, t.age);
   }
 
-  if (mentions.length > 0) resolveMentions(mentions, candidates, add);
+  if (mentions.length > 0) resolveMentions(mentions, known, add, { suffix: rule("suffix"), guessed: rule("guessed") ? GUESSED_SHARE : 1 });
   if (names.length > 0) resolveNames(names, candidates, add);
 
+  const noise = rule("noise");
+  const outside = rule("outside") ? sessionFolders(evidence, fallbackCwd) : [];
   const projectDir = options.projectDir === undefined ? undefined : normalizePath(options.projectDir);
   const ranked: [string, Candidate][] = [];
   for (const entry of candidates) {
     const [path, c] = entry;
+    if (!c.file && !looksLikeFile(path)) continue;
+    if (isNoisePath(path, evidence.transcript)) continue;
+    if (noise && !c.file && isLowValuePath(path)) continue;
+    if (outside.length > 0 && !c.reasons.has("edited") && !isInside(path, outside)) {
+      for (let i = 0; i < c.parts.length; i++) c.parts[i] *= OUTSIDE_SHARE;
+    }
     c.parts.sort((a, b) => b - a);
     let f = 1;
     for (const part of c.parts) {
       c.score += part * f;
       f *= WORKING_SET_REPEAT;
+      if (f < 1e-6) break;
     }
-    if (!c.file && !looksLikeFile(path)) continue;
-    if (isNoisePath(path, evidence.transcript)) continue;
     ranked.push(entry);
   }
   ranked.sort((a, b) => b[1].score - a[1].score || a[1].newest - b[1].newest || (a[0] < b[0] ? -1 : 1));
   const out: WorkingSetItem[] = [];
   const minShare = options.minShare !== undefined && options.minShare >= 0 ? options.minShare : WORKING_SET_MIN_SHARE;
   const floor = ranked.length === 0 ? 0 : ranked[0][1].score * minShare;
+  const exists = options.exists;
+  let checks = MAX_EXISTS_CHECKS;
   for (const [path, c] of ranked) {
     if (out.length >= limit || c.score < floor) break;
+    if (exists !== undefined && checks > 0) {
+      checks--;
+      if (exists(path) === false && !isPlanned(c.reasons)) continue;
+    }
     const shown = projectDir !== undefined && path.startsWith(projectDir + "/") ? path.slice(projectDir.length + 1) : path;
     out.push({ path: shown, score: round3(c.score), reasons: REASON_ORDER.filter((r) => c.reasons.has(r)) });
   }
   return out;
+}
+
+/**
+ * The folders the session worked in: the `cwd` of the calls read (a `cd` into a subfolder adds
+ * one), at most {@linkcode MAX_FOLDERS}.
+ */
+function sessionFolders(evidence: DetectionEvidence, cwd: string | undefined): string[] {
+  const out: string[] = [];
+  const note = (dir: string | undefined) => {
+    if (dir === undefined || dir === "" || out.length >= MAX_FOLDERS) return;
+    const d = normalizePath(dir);
+    if (!out.includes(d)) out.push(d);
+  };
+  note(cwd);
+  for (const c of evidence.calls) note(c.cwd);
+  return out;
+}
+
+/** True when `path` is inside one of `folders`, or is a plan file (`~/.claude/plans/`). */
+function isInside(path: string, folders: readonly string[]): boolean {
+  if (path.includes("/.claude/plans/")) return true;
+  for (const f of folders) if (path.startsWith(f + "/")) return true;
+  return false;
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const HOME = /^(?:\/Users\/[^/]+|\/home\/[^/]+|\/root|[a-z]:\/Users\/[^/]+)(?=\/|$)/;
+
+/**
+ * The user's home folder: from the transcript's path (`<home>/.claude/projects/…`), else from a
+ * path already under `<home>/.claude/`, else from the cwd (`/Users/<name>`, `/home/<name>`,
+ * `c:/Users/<name>`), else `~`.
+ */
+function homeOf(evidence: DetectionEvidence, cwd: string | undefined): string {
+  const transcript = evidence.transcript ?? "";
+  const at = transcript.indexOf("/.claude/projects/");
+  if (at > 0) return transcript.slice(0, at);
+  for (const { call } of evidence.calls) {
+    for (const p of call.filePaths) {
+      const i = normalizePath(p).indexOf("/.claude/");
+      if (i > 0) return normalizePath(p).slice(0, i);
+    }
+  }
+  const m = cwd === undefined ? null : HOME.exec(normalizePath(cwd));
+  return m === null ? "~" : m[0];
+}
+
+function todoWeight(status: unknown): number {
+  const w = WORKING_SET_WEIGHTS;
+  return status === "in_progress" ? w.todoInProgress : status === "completed" ? w.todoCompleted : w.todoPending;
 }
 
 function textWeight(
@@ -276,33 +484,85 @@ function textWeight(
   return [w.assistantText * decay(t.age, halfLife), assistantTexts < 3 ? "plan" : "mentioned"];
 }
 
-/** Calls `found` for each file listed by a search result, at most {@linkcode MAX_RESULT_FILES}. */
-function addResultFiles(files: string[] | undefined, content: unknown, lines: boolean, found: (path: string) => void): void {
-  const list = files ?? [];
-  if (list.length === 0) {
-    const full = resultText(content);
-    if (full === "") return;
-    // A long log lists its files early or not usefully at all.
-    const text = full.length > MAX_RESULT_CHARS ? full.slice(0, MAX_RESULT_CHARS) : full;
-    if (lines) {
-      const seen = new Set<string>();
-      for (const line of text.split("\n")) {
-        const m = RESULT_LINE_PATH.exec(line.trim());
-        if (m === null || seen.has(m[1])) continue;
-        if (!m[1].includes("/") && !m[1].includes("\\")) continue;
-        seen.add(m[1]);
-        list.push(m[1]);
-        if (list.length >= MAX_RESULT_FILES) break;
-      }
-    } else {
-      textPathTokens(text, (token) => {
-        if (!list.includes(token)) list.push(token);
-        return list.length < MAX_RESULT_FILES;
-      });
+/** The task list of `TaskCreate`/`TaskUpdate` calls: the status of each created task, and the age of the newest change. */
+interface TaskList {
+  get(ev: CallEvidence): string | undefined;
+  age: number;
+}
+
+/**
+ * The status of every task created by the calls read (`TaskCreate`, its id taken from its result
+ * `Task #N created…`), as the newest `TaskUpdate` for that id left it (default `pending`);
+ * `deleted` tasks are left out.
+ */
+function openTasks(calls: readonly CallEvidence[]): TaskList | undefined {
+  const status = new Map<string, string>();
+  let age = -1;
+  let created = false;
+  for (const { call, age: a } of calls) {
+    if (call.name === "TaskUpdate") {
+      const id = call.input.taskId;
+      const s = call.input.status;
+      if ((typeof id === "string" || typeof id === "number") && typeof s === "string" && !status.has(String(id))) status.set(String(id), s);
+      if (age === -1) age = a;
+    } else if (call.name === "TaskCreate") {
+      created = true;
+      if (age === -1) age = a;
     }
   }
-  const n = Math.min(list.length, MAX_RESULT_FILES);
-  for (let i = 0; i < n; i++) found(list[i]);
+  if (!created) return undefined;
+  return {
+    age,
+    get(ev: CallEvidence): string | undefined {
+      const id = taskId(ev.result);
+      const s = id === undefined ? "pending" : status.get(id) ?? "pending";
+      return s === "deleted" ? undefined : s;
+    },
+  };
+}
+
+const TASK_ID = /Task #(\w+)/;
+
+function taskId(result: unknown): string | undefined {
+  const m = TASK_ID.exec(resultText(result).slice(0, 200));
+  return m === null ? undefined : m[1];
+}
+
+function taskText(input: Record<string, unknown>): string {
+  let out = "";
+  for (const field of ["subject", "description", "activeForm"]) {
+    const v = input[field];
+    if (typeof v === "string") out += v + "\n";
+  }
+  return out;
+}
+
+/** The files listed by a search or shell result, at most {@linkcode MAX_RESULT_FILES}. */
+function resultFiles(files: string[] | undefined, content: unknown, lines: boolean): string[] {
+  if (files !== undefined && files.length > 0) return files.slice(0, MAX_RESULT_FILES);
+  const list: string[] = [];
+  const full = resultText(content);
+  if (full === "") return list;
+  // A long log lists its files early or not usefully at all.
+  // Cut at a line end, so that no path is cut in two (`explain.g`).
+  const text = full.length > MAX_RESULT_CHARS ? full.slice(0, Math.max(0, full.lastIndexOf("\n", MAX_RESULT_CHARS))) : full;
+  if (lines) {
+    const seen = new Set<string>();
+    for (const line of text.split("\n")) {
+      const m = RESULT_LINE_PATH.exec(line.trim());
+      if (m === null || seen.has(m[1])) continue;
+      if (!m[1].includes("/") && !m[1].includes("\\")) continue;
+      seen.add(m[1]);
+      list.push(m[1]);
+      if (list.length >= MAX_RESULT_FILES) break;
+    }
+  } else {
+    textPathTokens(text, (token) => {
+      if (!list.includes(token)) list.push(token);
+      return list.length < MAX_RESULT_FILES;
+    });
+  }
+  return list;
 }
 
 function resultText(content: unknown): string {
@@ -318,58 +578,97 @@ function resultText(content: unknown): string {
 }
 
 /**
- * Resolves text mentions against the paths tool calls named: a bare name or partial path that
- * ends exactly one known path becomes that path; an unmatched bare name is dropped (too vague);
- * an unmatched partial path is resolved against the `cwd` of its row.
+ * Known paths by their trailing segments (`c.ts`, `b/c.ts`, `a/b/c.ts` for `/a/b/c.ts`), each
+ * suffix giving its one path or null when several share it. Building and each look-up cost the
+ * length of one path, whatever the number of paths sharing a name: matching mentions against a
+ * list per name was quadratic (60,000 `dNNNNN/f.c` mentions took PreCompact over 27 s).
  */
-function resolveMentions(
-  mentions: Mention[],
-  candidates: Map<string, Candidate>,
-  add: (path: string, weight: number, reason: WorkingSetReason, age: number, file: boolean) => void,
-): void {
-  const byBase = new Map<string, string[]>();
-  const know = (path: string) => {
-    const base = baseName(path);
-    const list = byBase.get(base);
-    if (list === undefined) byBase.set(base, [path]);
-    else if (!list.includes(path)) list.push(path);
-  };
-  for (const path of candidates.keys()) know(path);
+class PathIndex {
+  private readonly paths = new Set<string>();
+  private readonly suffixes = new Map<string, string | null>();
+
+  add(path: string): void {
+    if (this.paths.has(path)) return;
+    this.paths.add(path);
+    let end = path.length;
+    for (let n = 0; n < MAX_SUFFIX_SEGMENTS; n++) {
+      const slash = path.lastIndexOf("/", end - 1);
+      const suffix = path.slice(slash + 1);
+      if (suffix !== "" && suffix !== path) {
+        const had = this.suffixes.get(suffix);
+        if (had === undefined) this.suffixes.set(suffix, path);
+        else if (had !== path) this.suffixes.set(suffix, null);
+      }
+      if (slash <= 0) break;
+      end = slash;
+    }
+  }
+
+  has(path: string): boolean {
+    return this.paths.has(path);
+  }
+
+  /** The one known path ending in `/suffix` (or equal to it); null when several do, undefined when none. */
+  ending(suffix: string): string | null | undefined {
+    return this.paths.has(suffix) ? suffix : this.suffixes.get(suffix);
+  }
+}
+
+/**
+ * Resolves text mentions against the known paths: an absolute path is itself; a bare name or
+ * partial path that ends exactly one known path becomes that path; an unmatched bare name is
+ * dropped (too vague); an unmatched partial path is read against the `cwd` of its row. With
+ * `suffix`, a partial path read against the cwd that is known wins over another known path
+ * ending in it, a leading `@` (a file attached in a prompt) is dropped, and a partial path that
+ * ends no known path is matched by its tail (`a/src/x.ts` of a diff, a module path in a stack
+ * trace) to the one known path ending in it. A path that is not known at the end (read against
+ * the cwd) counts `guessed` times its weight, unless a todo item, the plan or the user's request
+ * names it (a file still to be written).
+ */
+function resolveMentions(mentions: Mention[], known: PathIndex, add: Add, how: { suffix: boolean; guessed: number }): void {
   for (const m of mentions) {
     const norm = normalizePath(m.token);
-    if (isAbsolutePath(norm)) know(norm);
+    if (isAbsolutePath(norm)) known.add(norm);
   }
   const resolved = new Map<string, string | null>();
   for (const m of mentions) {
     const key = m.cwd === undefined ? m.token : m.cwd + "\0" + m.token;
     let path = resolved.get(key);
     if (path === undefined) {
-      path = resolveMention(m.token, m.cwd, byBase);
+      path = resolveMention(m.token, m.cwd, known, how.suffix);
       resolved.set(key, path);
     }
-    if (path !== null) add(path, m.weight, m.reason, m.age, false);
+    if (path === null) continue;
+    const guessed = !known.has(path) && !PLANNED.includes(m.reason);
+    add(path, guessed ? m.weight * how.guessed : m.weight, m.reason, m.age, false);
   }
 }
 
-function resolveMention(token: string, cwd: string | undefined, byBase: Map<string, string[]>): string | null {
-  const norm = normalizePath(token);
+/** Reasons that name files still to be written: not discounted as a guess, kept when missing. */
+const PLANNED: readonly WorkingSetReason[] = ["todo", "plan", "user-request"];
+
+function isPlanned(reasons: ReadonlySet<WorkingSetReason>): boolean {
+  return PLANNED.some((r) => reasons.has(r));
+}
+
+function resolveMention(token: string, cwd: string | undefined, known: PathIndex, suffix: boolean): string | null {
+  const norm = normalizePath(suffix && token.startsWith("@") ? token.slice(1) : token);
   if (isAbsolutePath(norm)) return norm;
-  const known = byBase.get(baseName(norm));
-  const separated = norm.includes("/");
-  if (known !== undefined) {
-    if (!separated) return known.length === 1 ? known[0] : null;
-    const suffix = "/" + norm;
-    let match: string | null = null;
-    for (const path of known) {
-      if (path === norm || path.endsWith(suffix)) {
-        if (match !== null) return null;
-        match = path;
-      }
+  if (!norm.includes("/")) return known.ending(norm) ?? null;
+  const here = resolvePath(norm, cwd);
+  if (suffix && known.has(here)) return here;
+  const match = known.ending(norm);
+  if (match !== undefined) return match ?? (suffix ? here : null);
+  if (suffix) {
+    // Drop leading segments while two or more remain: `a/src/x.ts`, `github.com/o/r/src/x.ts`.
+    let from = norm.indexOf("/");
+    while (from !== -1 && norm.indexOf("/", from + 1) !== -1) {
+      const tail = known.ending(norm.slice(from + 1));
+      if (tail !== undefined) return tail ?? here;
+      from = norm.indexOf("/", from + 1);
     }
-    if (match !== null) return match;
   }
-  if (!separated) return null;
-  return resolvePath(norm, cwd);
+  return here;
 }
 
 /** Calls `found` with the match key (lower case, no `_`/`-`) of each code name in `text`. */
@@ -395,11 +694,7 @@ function nameKey(name: string): string {
  * Code names in text (`SessionLive`) count for the one known file whose name without extension
  * has the same key (`session_live.ex`); a key shared by several files counts for none.
  */
-function resolveNames(
-  names: Mention[],
-  candidates: Map<string, Candidate>,
-  add: (path: string, weight: number, reason: WorkingSetReason, age: number, file: boolean) => void,
-): void {
+function resolveNames(names: Mention[], candidates: Map<string, Candidate>, add: Add): void {
   const byKey = new Map<string, string | null>();
   for (const path of candidates.keys()) {
     const base = baseName(path);

@@ -1,10 +1,10 @@
-import { readdirSync } from "../node/fs.ts";
+import { readdirSync, statSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "../transcript/scan_transcript.ts";
 import { positiveInt, reverseLines, type ReverseLinesStats } from "../transcript/lines.ts";
 import { collectEvidenceFromLines, type DetectionEvidence } from "./_evidence.ts";
 import { type ActiveProject, detectActiveProject } from "./active_project.ts";
-import { workingSet, type WorkingSetItem } from "./working_set.ts";
+import { workingSet, type WorkingSetItem, type WorkingSetOptions } from "./working_set.ts";
 import { isProjectId, normalizePath, resolvePath } from "./_paths.ts";
 
 /** One of the latest tool calls, as the state file records it. */
@@ -53,6 +53,8 @@ export interface DetectWorkspaceOptions {
   projectSkills?: readonly string[];
   /** Stop after this many tool calls. Default 150 (`DEFAULT_MAX_CALLS`). */
   maxCalls?: number;
+  /** Ranking options passed to {@linkcode workingSet}, to measure them (bench/detection-quality.ts). Default: none. */
+  workingSet?: Pick<WorkingSetOptions, "rules" | "minShare">;
 }
 
 /** Default number of latest tool calls returned. */
@@ -94,7 +96,7 @@ export function detectWorkspace(transcriptPath: string, options: DetectWorkspace
     knownProjects: projectDir === undefined ? undefined : listProjects(join(projectDir, root)),
     projectSkills: options.projectSkills,
   });
-  const set = workingSet(evidence, { limit: options.workingSetSize, projectDir });
+  const set = workingSet(evidence, { ...options.workingSet, limit: options.workingSetSize, projectDir, exists: existsUnder(evidence.cwd) });
   const limit = options.lastToolCalls !== undefined && options.lastToolCalls >= 0 ? Math.floor(options.lastToolCalls) : DEFAULT_LAST_TOOL_CALLS;
   const base = projectDir === undefined ? undefined : normalizePath(projectDir);
   const last: LastToolCall[] = [];
@@ -120,6 +122,28 @@ export function detectWorkspace(transcriptPath: string, options: DetectWorkspace
   if (evidence.sessionId !== undefined) out.sessionId = evidence.sessionId;
   if (evidence.cwd !== undefined) out.cwd = evidence.cwd;
   return out;
+}
+
+/**
+ * A file check for the working set, only inside the session's folder and only when that folder
+ * exists: on a recorded session whose folders are gone nothing is checked, so the detection is
+ * the same as without it.
+ */
+function existsUnder(cwd: string | undefined): ((path: string) => boolean | undefined) | undefined {
+  if (cwd === undefined || cwd === "") return undefined;
+  const root = normalizePath(cwd);
+  if (isFile(root, true) !== true) return undefined;
+  return (path) => path.startsWith(root + "/") ? isFile(path, false) : undefined;
+}
+
+/** Whether `path` is a file (or, with `dir`, a directory); undefined when it cannot be told (no permission). */
+function isFile(path: string, dir: boolean): boolean | undefined {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st === undefined ? false : dir ? st.isDirectory() : st.isFile();
+  } catch (error) {
+    return (error as { code?: unknown }).code === "ENOTDIR" ? false : undefined;
+  }
 }
 
 function listProjects(dir: string): string[] | undefined {

@@ -1,9 +1,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { detectActiveProject } from "../../lib/detect/active_project.ts";
 import { scanTranscript } from "../../lib/transcript/scan_transcript.ts";
 import { detectWorkspace } from "../../lib/detect/workspace.ts";
+import { normalizePath } from "../../lib/detect/_paths.ts";
 import { cliDetect } from "../../lib/cli/detect.ts";
 import type { TranscriptRow } from "../../lib/transcript/transcript_row.ts";
 
@@ -89,6 +92,57 @@ describe("detectActiveProject()", () => {
     assert.ok(p?.evidence.some((e) => e.kind === "mention" && e.source === "summary"));
   });
 
+  test("an explicit switch by the user and the latest edits outweigh older work", () => {
+    // 16 edits on 05-site-redesign, then "Now switch to the API migration" and 3 edits on
+    // 07-api-migration: before the switch rule the site redesign won with high confidence.
+    const p = detect("project_switch.jsonl");
+    assert.equal(p?.id, "07-api-migration");
+    assert.equal(p?.confidence, "high");
+    assert.equal(p?.recentFileOps, 3);
+    assert.equal(p?.userSwitch, "Now switch to the API migration.");
+    assert.equal(p?.runnerUp?.id, "05-site-redesign");
+    assert.ok(p && p.runnerUp && p.score >= 2 * p.runnerUp.score);
+    assert.ok(p?.evidence.some((e) => e.kind === "mention" && e.source === "user" && e.detail.includes("switch to the API migration")));
+  });
+
+  test("without a switch prompt the bulk of older edits still wins over three new ones", () => {
+    const rows: TranscriptRow[] = [];
+    for (let i = 0; i < 3; i++) rows.push(editRow(`b${i}`, `/w/02-projects/07-api-migration/f${i}.md`));
+    for (let i = 0; i < 16; i++) rows.push(editRow(`a${i}`, `/w/02-projects/05-site-redesign/f${i % 4}.md`));
+    const p = detectActiveProject(rows);
+    assert.equal(p?.id, "05-site-redesign");
+    assert.equal(p?.userSwitch, undefined);
+  });
+
+  test("a switch names the project by path, id or name after a cue such as 'work on' or 'let's do'", () => {
+    const older: TranscriptRow[] = [];
+    for (let i = 0; i < 5; i++) older.push(editRow(`a${i}`, `/w/02-projects/05-site-redesign/f${i}.md`));
+    const after = (text: string, options = {}) => {
+      const rows: TranscriptRow[] = [{ type: "user", cwd: "/w", message: { role: "user", content: text } }, ...older];
+      return detectActiveProject(rows, options);
+    };
+    const known = { knownProjects: ["05-site-redesign", "03-billing-revamp"] };
+    assert.equal(after("work on 02-projects/03-billing-revamp now")?.id, "03-billing-revamp");
+    assert.equal(after("Let's do 03-billing-revamp next.", known)?.id, "03-billing-revamp");
+    assert.equal(after("OK, switch over to the Billing Revamp please", known)?.id, "03-billing-revamp");
+    assert.equal(after("OK, switch over to the Billing Revamp please", known)?.confidence, "low");
+    // No cue, or the name in another sentence: a mention, not a switch.
+    assert.equal(after("The billing revamp can wait.", known)?.id, "05-site-redesign");
+    assert.equal(after("Switch to plan mode. The billing revamp can wait.", known)?.id, "05-site-redesign");
+    assert.equal(after("Don't work on the billing revamp yet.", known)?.id, "05-site-redesign");
+  });
+
+  test("work on the old project after a switch counts again", () => {
+    const rows: TranscriptRow[] = [];
+    for (let i = 0; i < 4; i++) rows.push(editRow(`c${i}`, `/w/02-projects/05-site-redesign/g${i}.md`));
+    rows.push({ type: "user", cwd: "/w", message: { role: "user", content: "never mind, back to the site redesign" } });
+    rows.push({ type: "user", cwd: "/w", message: { role: "user", content: "switch to 07-api-migration" } });
+    for (let i = 0; i < 16; i++) rows.push(editRow(`a${i}`, `/w/02-projects/05-site-redesign/f${i % 4}.md`));
+    const p = detectActiveProject(rows);
+    assert.equal(p?.id, "05-site-redesign");
+    assert.equal(p?.userSwitch, "never mind, back to the site redesign");
+  });
+
   test("uses a configured projects root", () => {
     const rows = [editRow("t1", "/w/work/12-custom/a.md"), editRow("t2", "/w/02-projects/13-other/b.md")];
     assert.equal(detectActiveProject(rows, { projectsRoot: "work" })?.id, "12-custom");
@@ -147,6 +201,26 @@ describe("detectWorkspace()", () => {
     assert.equal(found.lastToolCalls[1].file, "02-projects/09-zeta-app/01-planning/steps.md");
   });
 
+  test("leaves out files gone from disk when the session's folder exists, and checks nothing when it is absent", () => {
+    const dir = mkdtempSync(join(tmpdir(), "detect-disk-"));
+    try {
+      writeFileSync(join(dir, "kept.ts"), "");
+      const transcript = (cwd: string) => {
+        const path = join(dir, `t-${cwd === dir ? "here" : "gone"}.jsonl`);
+        const rows = [editRow("a", `${cwd}/gone.ts`), editRow("b", `${cwd}/kept.ts`)].map((r) => JSON.stringify({ ...r, cwd }));
+        writeFileSync(path, rows.join("\n") + "\n");
+        return path;
+      };
+      const here = detectWorkspace(transcript(dir)).workingSet.map((w) => w.path);
+      assert.deepEqual(here, [normalizePath(join(dir, "kept.ts"))]);
+      const absent = join(dir, "no-such-folder");
+      const recorded = detectWorkspace(transcript(absent)).workingSet.map((w) => w.path).sort();
+      assert.deepEqual(recorded, [normalizePath(`${absent}/gone.ts`), normalizePath(`${absent}/kept.ts`)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("gives an empty detection for a missing transcript", () => {
     const found = detectWorkspace(join(DIR, "does-not-exist.jsonl"));
     assert.equal(found.activeProject, null);
@@ -167,7 +241,7 @@ describe("cliDetect()", () => {
     assert.equal(r.code, 0);
     assert.match(r.out, /^Active project: 09-zeta-app \(confidence high/);
     assert.match(r.out, /switched afterwards to skill: paper-search/);
-    assert.match(r.out, /Working set \(best first\):\n +3\.32  \/home\/dev\/ws\/02-projects\/09-zeta-app\/01-planning\/steps\.md  \[edited, read\]/);
+    assert.match(r.out, /Working set \(best first\):\n +3\.56 {2}\/home\/dev\/ws\/02-projects\/09-zeta-app\/01-planning\/steps\.md {2}\[edited, read\]/);
     assert.equal(r.err, "");
   });
 

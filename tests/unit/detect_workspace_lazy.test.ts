@@ -3,7 +3,8 @@
 // scanTranscript's rows) finds, on real, fixture, generated and hostile transcripts.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
@@ -203,6 +204,28 @@ describe("collectEvidenceFromLines()", () => {
     const files = ["claude-code-2.1.197", "public", "transcripts", "detection"].flatMap((d) => jsonlFiles(join(HERE, d)));
     assert.ok(files.length >= 47, `only ${files.length} fixture transcripts`);
     for (const path of files) assertSame(path);
+  });
+
+  test("collectEvidenceFromLines() finds the eager evidence on development-set sessions (subagents, snapshots, tasks, plan mode)", () => {
+    // Sessions whose agent_progress rows, file-history snapshots, TaskCreate results and plan-mode
+    // prompts feed the working set (tests/fixtures/detection-dev).
+    const names = ["entireio__3ae3ab59", "entireio__062a8bdd", "entireio__aa4038a5"];
+    const seen = { subagentCalls: 0, trackedFiles: 0, taskCreates: 0, slugs: 0 };
+    withTempDir((dir) => {
+      for (const name of names) {
+        const path = join(dir, `${name}.jsonl`);
+        writeFileSync(path, gunzipSync(readFileSync(join(HERE, "detection-dev", `${name}.jsonl.gz`))));
+        for (const c of [CASES[0], CASES[3]]) {
+          assert.deepStrictEqual(lazy(path, c.budget, c.chunk, c.maxCalls), eager(path, c.budget, c.chunk, c.maxCalls), `${name} ${JSON.stringify(c)}`);
+        }
+        const { evidence } = lazy(path, CASES[0].budget, CASES[0].chunk);
+        seen.subagentCalls += evidence.subagentCalls.length;
+        seen.trackedFiles += evidence.trackedFiles.length;
+        seen.taskCreates += evidence.calls.filter((c) => c.call.name === "TaskCreate" && c.result !== undefined).length;
+        if (evidence.slug !== undefined) seen.slugs++;
+      }
+    });
+    for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} in ${names.join(", ")}`);
   });
 
   test("collectEvidenceFromLines() finds the eager evidence on seeded generated transcripts with on-disk damage", () => {

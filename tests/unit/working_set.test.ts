@@ -1,7 +1,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { workingSet, type WorkingSetItem } from "../../lib/detect/working_set.ts";
+import {
+  WORKING_SET_MIN_SHARE,
+  WORKING_SET_RULES,
+  workingSet,
+  type WorkingSetItem,
+  type WorkingSetRule,
+} from "../../lib/detect/working_set.ts";
 import { textPathTokens } from "../../lib/detect/_paths.ts";
 import { mulberry32 } from "./_rng.ts";
 import { scanTranscript } from "../../lib/transcript/scan_transcript.ts";
@@ -14,6 +20,28 @@ const find = (items: WorkingSetItem[], path: string) => items.find((i) => i.path
 function call(id: string, name: string, input: Record<string, unknown>, cwd = "/w"): TranscriptRow {
   return { type: "assistant", cwd, message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] } };
 }
+
+function result(id: string, content: string, cwd = "/w"): TranscriptRow {
+  return { type: "user", cwd, message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content }] } };
+}
+
+function said(text: string, cwd = "/w"): TranscriptRow {
+  return { type: "assistant", cwd, message: { role: "assistant", content: [{ type: "text", text }] } };
+}
+
+function prompt(text: string, extra: Partial<TranscriptRow> = {}): TranscriptRow {
+  return { type: "user", cwd: "/w", message: { role: "user", content: text }, ...extra };
+}
+
+/** `n` tool calls that name no file, to age what comes before them. */
+function filler(n: number, tag: string): TranscriptRow[] {
+  return Array.from({ length: n }, (_, i) => call(`${tag}${i}`, "Bash", { command: "true" }));
+}
+
+/** Rows are given oldest first here and reversed, as scanTranscript yields them newest first. */
+const newestFirst = (rows: TranscriptRow[]) => [...rows].reverse();
+const without = (rule: WorkingSetRule) => ({ rules: { [rule]: false } });
+const paths = (items: WorkingSetItem[]) => items.map((i) => i.path);
 
 describe("workingSet()", () => {
   test("scores files named in the open todo items, the latest request and the plan", () => {
@@ -58,9 +86,14 @@ describe("workingSet()", () => {
 
   test("drops files scoring under the minimum share of the best", () => {
     const all = set("working_set.jsonl", { minShare: 0 });
-    const kept = set("working_set.jsonl");
+    const kept = set("working_set.jsonl", { minShare: 0.2 });
     assert.ok(kept.length < all.length);
     for (const item of kept) assert.ok(item.score >= kept[0].score * 0.2);
+  });
+
+  test("keeps weak files by default: the cap, not the share, bounds the list", () => {
+    assert.equal(WORKING_SET_MIN_SHARE, 0.02);
+    assert.deepEqual(set("working_set.jsonl"), set("working_set.jsonl", { minShare: 0 }));
   });
 
   test("normalises Windows paths and dedupes them with relative spellings", () => {
@@ -122,6 +155,204 @@ describe("workingSet()", () => {
 
   test("returns nothing for no rows", () => {
     assert.deepEqual(workingSet([]), []);
+  });
+});
+
+describe("workingSet() rules", () => {
+  test("lists each rule once", () => {
+    assert.equal(new Set(WORKING_SET_RULES).size, WORKING_SET_RULES.length);
+    assert.ok(WORKING_SET_RULES.length >= 8);
+  });
+
+  test("editedSet: a file edited early in the session stays above a file read since", () => {
+    const rows = newestFirst([call("e", "Edit", { file_path: "/w/old.ts" }), ...filler(30, "a"), call("r", "Read", { file_path: "/w/read.ts" }), ...filler(30, "b")]);
+    assert.deepEqual(paths(workingSet(rows)), ["/w/old.ts", "/w/read.ts"]);
+    assert.deepEqual(paths(workingSet(rows, without("editedSet"))), ["/w/read.ts", "/w/old.ts"]);
+  });
+
+  test("editedSet: the file-history snapshot names edits older than the calls read", () => {
+    const snapshot: TranscriptRow = {
+      type: "file-history-snapshot",
+      messageId: "m1",
+      snapshot: { messageId: "m1", trackedFileBackups: { "src/early.ts": { backupFileName: null, version: 1 } }, timestamp: "2026-01-01T00:00:00Z" },
+      isSnapshotUpdate: false,
+    };
+    const rows = newestFirst([snapshot, call("r", "Read", { file_path: "/w/src/now.ts" })]);
+    assert.deepEqual(find(workingSet(rows), "/w/src/early.ts")?.reasons, ["edited"]);
+    assert.equal(find(workingSet(rows, without("editedSet")), "/w/src/early.ts"), undefined);
+  });
+
+  test("subagent: files a subagent read, the prompt it got and its report count", () => {
+    const progress: TranscriptRow = {
+      type: "progress",
+      cwd: "/w",
+      data: {
+        type: "agent_progress",
+        message: { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: "s1", name: "Read", input: { file_path: "/w/lib/deep.ts" } }] } },
+      },
+      parentToolUseID: "t",
+    };
+    const rows = newestFirst([
+      call("t", "Task", { description: "Explore", prompt: "Find where lib/entry.ts loads the config", subagent_type: "Explore" }),
+      progress,
+      result("t", "The config is parsed in lib/parse.ts and validated in deep.ts."),
+    ]);
+    const items = workingSet(rows);
+    assert.deepEqual(find(items, "/w/lib/deep.ts")?.reasons, ["subagent"]);
+    assert.ok(find(items, "/w/lib/entry.ts")?.reasons.includes("plan"));
+    assert.deepEqual(find(items, "/w/lib/parse.ts")?.reasons, ["subagent"]);
+    const off = workingSet(rows, without("subagent"));
+    assert.equal(find(off, "/w/lib/deep.ts"), undefined);
+    assert.equal(find(off, "/w/lib/entry.ts"), undefined);
+  });
+
+  test("tasks: the open TaskCreate items name files like todo items", () => {
+    const rows = newestFirst([
+      call("c1", "TaskCreate", { subject: "Fix the parser in src/parse.ts", description: "Handle empty input", activeForm: "Fixing the parser" }),
+      result("c1", "Task #1 created successfully: Fix the parser in src/parse.ts"),
+      call("c2", "TaskCreate", { subject: "Update docs/parse.md", description: "Document it", activeForm: "Updating docs" }),
+      result("c2", "Task #2 created successfully: Update docs/parse.md"),
+      call("u1", "TaskUpdate", { taskId: "2", status: "completed" }),
+      call("u2", "TaskUpdate", { taskId: "1", status: "in_progress" }),
+    ]);
+    const items = workingSet(rows);
+    const open = find(items, "/w/src/parse.ts");
+    const done = find(items, "/w/docs/parse.md");
+    assert.deepEqual(open?.reasons, ["todo"]);
+    assert.ok(open && done && open.score > 10 * done.score);
+    assert.equal(workingSet(rows, without("tasks")).some((i) => i.reasons.includes("todo")), false);
+  });
+
+  test("planFile: in plan mode the session's plan file is in the set", () => {
+    const rows = (mode: string) => newestFirst([
+      { ...said("Exploring first."), cwd: "/home/u/app", slug: "brave-otter" },
+      prompt("Plan the migration", { cwd: "/home/u/app", permissionMode: mode }),
+    ]);
+    assert.deepEqual(find(workingSet(rows("plan")), "/home/u/.claude/plans/brave-otter.md")?.reasons, ["plan"]);
+    assert.equal(workingSet(rows("default")).length, 0);
+    assert.equal(workingSet(rows("plan"), without("planFile")).length, 0);
+  });
+
+  test("planFile: a newer client's plan-mode attachment names the plan file, until plan mode ends", () => {
+    const attachment = (type: string): TranscriptRow => ({
+      type: "attachment",
+      cwd: "/w",
+      attachment: { type, reminderType: "full", isSubAgent: false, planFilePath: "/h/.claude/plans/calm-lake.md", planExists: false },
+    });
+    assert.deepEqual(paths(workingSet(newestFirst([attachment("plan_mode"), said("Exploring.")]))), ["/h/.claude/plans/calm-lake.md"]);
+    assert.deepEqual(paths(workingSet(newestFirst([attachment("plan_mode"), attachment("plan_mode_exit"), said("Done.")]))), []);
+  });
+
+  test("counts a file the client attached (an @-mention, the file open in the IDE) like a read", () => {
+    const rows = newestFirst([
+      prompt("Why does @notes.txt say 42?"),
+      { type: "attachment", cwd: "/w", attachment: { type: "file", filename: "/w/notes.txt", content: { type: "text" }, displayPath: "notes.txt" } },
+      { type: "attachment", cwd: "/w", attachment: { type: "opened_file_in_ide", filename: "/w/src/open.ts" } },
+    ]);
+    assert.deepEqual(find(workingSet(rows), "/w/notes.txt")?.reasons, ["read", "user-request"]);
+    assert.deepEqual(find(workingSet(rows), "/w/src/open.ts")?.reasons, ["read"]);
+  });
+
+  test("suffix: a diff's a/ prefix and a prompt's @ resolve to the known file", () => {
+    const rows = newestFirst([
+      call("r", "Read", { file_path: "/w/lib/src/x.ts" }),
+      call("g", "Bash", { command: "git diff" }),
+      result("g", "diff --git a/lib/src/x.ts b/lib/src/x.ts"),
+      prompt("and look at @lib/src/y.md too"),
+    ]);
+    const on = paths(workingSet(rows));
+    assert.ok(on.includes("/w/lib/src/y.md"));
+    assert.ok(!on.some((p) => p.startsWith("/w/a/") || p.startsWith("/w/b/") || p.includes("@")));
+    assert.ok(find(workingSet(rows), "/w/lib/src/x.ts")?.reasons.includes("search-result"));
+    assert.ok(paths(workingSet(rows, without("suffix"))).includes("/w/a/lib/src/x.ts"));
+  });
+
+  test("guessed: a relative path no tool named counts half, unless a todo or the plan names it", () => {
+    const rows = newestFirst([
+      call("t", "TodoWrite", { todos: [{ content: "Create src/new.ts", status: "pending", activeForm: "Creating src/new.ts" }] }),
+      said("Earlier I saw src/maybe.ts in the log."),
+      said("Working on it."),
+      said("Still working."),
+      said("Next I write src/next.ts."),
+    ]);
+    const on = workingSet(rows);
+    const off = workingSet(rows, without("guessed"));
+    assert.equal(find(on, "/w/src/maybe.ts")!.score * 2, find(off, "/w/src/maybe.ts")!.score);
+    assert.equal(find(on, "/w/src/new.ts")!.score, find(off, "/w/src/new.ts")!.score);
+    assert.equal(find(on, "/w/src/next.ts")!.score, find(off, "/w/src/next.ts")!.score);
+  });
+
+  test("outside: a file outside the session's folders counts a quarter, except plans and edits", () => {
+    const rows = newestFirst([
+      call("a", "Read", { file_path: "/w/in.ts" }),
+      call("b", "Read", { file_path: "/opt/other/out.ts" }),
+      call("c", "Read", { file_path: "/home/u/.claude/plans/p.md" }),
+    ]);
+    assert.deepEqual(paths(workingSet(rows)), ["/home/u/.claude/plans/p.md", "/w/in.ts", "/opt/other/out.ts"]);
+    assert.deepEqual(paths(workingSet(rows, without("outside"))), ["/home/u/.claude/plans/p.md", "/opt/other/out.ts", "/w/in.ts"]);
+    // A file the session edited is its work wherever it lies (a sibling package of a monorepo).
+    const edited = newestFirst([call("a", "Edit", { file_path: "/w/in.ts" }), call("b", "Edit", { file_path: "/opt/other/out.ts" })]);
+    assert.deepEqual(paths(workingSet(edited)), ["/opt/other/out.ts", "/w/in.ts"]);
+  });
+
+  test("noise: dependency trees and secrets only count when a file tool touched them", () => {
+    const rows = newestFirst([
+      call("g", "Grep", { pattern: "Session" }),
+      result("g", "Found 3 files\n.venv/lib/python3.12/site-packages/requests/sessions.py\nsrc/app.py\nconfig/.env"),
+      call("r", "Read", { file_path: "/w/.venv/lib/python3.12/site-packages/requests/api.py" }),
+    ]);
+    const on = paths(workingSet(rows));
+    assert.ok(on.includes("/w/src/app.py"));
+    assert.ok(on.includes("/w/.venv/lib/python3.12/site-packages/requests/api.py"));
+    assert.ok(!on.includes("/w/.venv/lib/python3.12/site-packages/requests/sessions.py"));
+    assert.ok(!on.includes("/w/config/.env"));
+    assert.ok(paths(workingSet(rows, without("noise"))).includes("/w/.venv/lib/python3.12/site-packages/requests/sessions.py"));
+  });
+
+  test("leaves out files the disk check says are gone, keeps planned ones and unknowns", () => {
+    const rows = newestFirst([
+      call("e", "Edit", { file_path: "/w/gone.ts" }),
+      call("k", "Edit", { file_path: "/w/kept.ts" }),
+      call("t", "TodoWrite", { todos: [{ content: "Write /w/planned.ts", status: "in_progress", activeForm: "Writing it" }] }),
+    ]);
+    const exists = (p: string) => p === "/w/kept.ts" ? true : p === "/w/gone.ts" || p === "/w/planned.ts" ? false : undefined;
+    assert.deepEqual(paths(workingSet(rows, { exists })).sort(), ["/w/kept.ts", "/w/planned.ts"]);
+    assert.equal(workingSet(rows, { exists: () => undefined }).length, 3);
+  });
+
+  test("costs linear work on paths that share a name (40,000 /dNNNNN/f.c dNNNNN/f.c pairs)", () => {
+    // Matching each partial path against every known path with its name was quadratic: 1 MB of
+    // such text (60,000 pairs) made PreCompact take 27-107 s. Compared as n against 4n, the best
+    // of three runs: linear work takes about 4 times longer, the quadratic match took 16 times.
+    const rows = (pairs: number): TranscriptRow[] => {
+      const out: TranscriptRow[] = [];
+      for (let i = 0; i < pairs; i += 600) {
+        let text = "";
+        for (let k = i; k < Math.min(pairs, i + 600); k++) {
+          const d = `d${String(k).padStart(5, "0")}`;
+          text += `/${d}/f.c ${d}/f.c `;
+        }
+        out.push(said(text));
+      }
+      return out;
+    };
+    const time = (input: TranscriptRow[]) => {
+      let best = Infinity;
+      for (let r = 0; r < 3; r++) {
+        const t0 = performance.now();
+        const items = workingSet(input);
+        best = Math.min(best, performance.now() - t0);
+        assert.equal(items.length, 10);
+      }
+      return best;
+    };
+    // 4n stays under the evidence's text cap (1,000,000 characters), so both are read whole.
+    const small = rows(10_000);
+    const large = rows(40_000);
+    time(small); // warm up
+    const n = time(small);
+    const n4 = time(large);
+    assert.ok(n4 < 8 * n + 50, `n: ${n.toFixed(0)} ms, 4n: ${n4.toFixed(0)} ms`);
   });
 });
 

@@ -9,6 +9,7 @@ import quietPromptMemo from "../../schemas/quiet_prompt_memo.v1.json" with { typ
 import { resumeContextSchema } from "../projects/resume_context_schema.ts";
 import sessionRecord from "../../schemas/session_record.v1.json" with { type: "json" };
 import sessionRole from "../../schemas/session_role.v1.json" with { type: "json" };
+import { sessionSnapshotSchema } from "../session/session_snapshot_schema.ts";
 
 /**
  * Every JSON Schema rehydrate reads or writes, by name. `schemas/*.json` are the one source: the
@@ -32,6 +33,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   resume_context: resumeContextSchema(),
   session_record: sessionRecord as JsonSchema,
   session_role: sessionRole as JsonSchema,
+  session_snapshot: sessionSnapshotSchema(),
 };
 
 /** The names of {@linkcode SCHEMAS}: `schemas/<name>.v1.json`. */
@@ -45,4 +47,5 @@ export type SchemaName =
   | "reread_marker"
   | "resume_context"
   | "session_record"
-  | "session_role";
+  | "session_role"
+  | "session_snapshot";

@@ -29,6 +29,7 @@ const SCHEMA_NAMES = [
   "resume_context.v1",
   "session_record.v1",
   "session_role.v1",
+  "session_snapshot.v1",
 ];
 
 // Keywords validateSchema implements, and annotations it may ignore safely.

@@ -118,6 +118,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["config"],
   ["hook"],
   ["delivery", "reread", "detect"],
+  ["session"],
   ["projects", "orchestration", "dispatch"],
   ["events"],
   ["cli"],

@@ -1,0 +1,331 @@
+import type { TranscriptRow } from "../transcript/transcript_row.ts";
+import {
+  containsAny,
+  needle,
+  parseRow,
+  positiveInt,
+  reverseLines,
+  type ReverseLinesStats,
+} from "../transcript/lines.ts";
+import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "../transcript/scan_transcript.ts";
+import { isCompactBoundaryRow } from "../transcript/rows.ts";
+import { toolCalls } from "../transcript/tool_calls.ts";
+import { workingSet } from "../detect/working_set.ts";
+import { redact } from "../redact/redact.ts";
+import { activityMark, attachedFile, isActivityRow } from "./_activity.ts";
+import { safeFilePath, shownFileList } from "./_paths.ts";
+import { toolResults } from "./_results.ts";
+import { cutText, hasControl } from "./_text.ts";
+import { type EditedFile, editedFileTracker } from "./edited_files.ts";
+import { type GitBranch, gitBranch } from "./git_branch.ts";
+import { type SessionTask, type SessionTaskSource, taskTracker } from "./tasks.ts";
+import { type UserRequest, userRequestTracker } from "./user_requests.ts";
+
+/** Which hook built a snapshot. */
+export type SnapshotBuiltBy = "pre-compact" | "session-start";
+
+/** Where the snapshot's reading of the transcript ended. */
+export interface SnapshotTranscript {
+  /** Uuid of the newest activity row read (assistant row, tool result or typed message). */
+  last_uuid?: string;
+  /** Its timestamp: a transcript with newer activity makes the snapshot stale. */
+  last_timestamp?: string;
+  /** Bytes read, from the end. */
+  bytes_read: number;
+  /** True when the whole file fit the budget. */
+  reached_start: boolean;
+}
+
+/** One file of the working set, as kept in the snapshot. */
+export interface SnapshotWorkingSetItem {
+  path: string;
+  /** Why it is there, strongest first (`edited`, `read`, `user-request`, …). */
+  reasons: string[];
+}
+
+/**
+ * What the everyday layer keeps of a session across a compaction
+ * (`schemas/session_snapshot.v1.json`): kept in the private state directory, never in the
+ * repository. Every text in it is redacted and capped.
+ */
+export interface SessionSnapshot {
+  schema_version: 1;
+  session_id: string;
+  /** ISO time it was built. */
+  created_at: string;
+  built_by: SnapshotBuiltBy;
+  /** The PreCompact trigger, when it was one of the two known values. */
+  trigger?: "manual" | "auto";
+  /** The hook's working directory: paths inside it are relative. */
+  cwd?: string;
+  transcript: SnapshotTranscript;
+  /** The checked-out branch, from `.git/HEAD`. */
+  git: GitBranch | null;
+  /** Which tool kept the task list; null when the session kept none. */
+  tasks_source: SessionTaskSource | null;
+  tasks: SessionTask[];
+  tasks_omitted: number;
+  /** The latest messages the user typed, newest first. */
+  user_requests: UserRequest[];
+  /** The files the session changed, most recent first. */
+  edited_files: EditedFile[];
+  edited_files_total: number;
+  working_set: SnapshotWorkingSetItem[];
+  /**
+   * The files Claude Code re-attaches itself after the compaction: read from the transcript when
+   * the boundary was already written, else predicted (its most recently read or written files).
+   */
+  reattached_files: string[];
+  reattached_source: "transcript" | "predicted";
+}
+
+/** Options of {@linkcode buildSessionSnapshot}. */
+export interface BuildSessionSnapshotOptions {
+  /** The session's id (the hook input's `session_id`). */
+  sessionId: string;
+  /** The hook input's `cwd`: the project, for relative paths and the branch. Default: the newest row's `cwd`. */
+  cwd?: string;
+  /** The PreCompact `trigger`; other values are left out. */
+  trigger?: string | null;
+  /** Default `"pre-compact"`. */
+  builtBy?: SnapshotBuiltBy;
+  /** Bytes read from the end of the transcript. Default 8 MiB (`transcript.scanBudgetBytes`). */
+  budgetBytes?: number;
+  /** Clock. Default now. */
+  now?: Date;
+  /** The branch; default {@linkcode gitBranch} of `cwd`. */
+  git?: GitBranch | null;
+  /** Files in the working set. Default 10, at most 50. */
+  workingSetSize?: number;
+  /** Most tasks kept. Default 50, at most 200. */
+  maxTasks?: number;
+  /** Typed messages kept. Default 3, at most 10. */
+  userRequests?: number;
+  /** Most edited files listed. Default 200, at most 1,000. */
+  maxEditedFiles?: number;
+}
+
+/** How many files Claude Code re-attaches after a compaction. */
+export const REATTACHED_FILES = 5;
+const FILE_TOOLS: readonly string[] = ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"];
+const MAX_CWD_CHARS = 4096;
+/**
+ * What a line must hold to concern the task list or the edited files, whatever its formatting: the
+ * tool names, their results (`Task #1 created`, `tasks`, `success`, `"create"`), errors, and the
+ * file history. A line that holds one only by chance is parsed for nothing, never missed.
+ */
+const LATE_NEEDLES = [
+  "Task",
+  "task",
+  "TodoWrite",
+  "is_error",
+  "success",
+  '"Edit"',
+  '"Write"',
+  '"MultiEdit"',
+  '"NotebookEdit"',
+  "file-history-snapshot",
+  '"create"',
+]
+  .map(needle);
+
+/**
+ * Builds the session snapshot from ONE backward pass over the transcript's tail (at most
+ * `budgetBytes`, 8 MiB by default): the task list ({@linkcode taskTracker}), the latest typed
+ * requests ({@linkcode userRequestTracker}), the edited files ({@linkcode editedFileTracker}), the
+ * working set (`workingSet` of lib/detect, fed the same rows), the files Claude Code re-attaches,
+ * and the branch ({@linkcode gitBranch}). Every text is redacted and capped, so the result is
+ * bounded whatever the transcript holds. A missing or empty transcript gives an empty snapshot.
+ *
+ * @example
+ * ```ts
+ * import { buildSessionSnapshot } from "./snapshot.ts";
+ * const snapshot = buildSessionSnapshot("/home/me/.claude/projects/-home-me-app/7da37d46.jsonl", {
+ *   sessionId: "7da37d46-8061-4f75-801e-26383afad198",
+ *   cwd: "/home/me/app",
+ *   trigger: "auto",
+ * });
+ * console.log(snapshot.tasks.filter((t) => t.status !== "completed").length, snapshot.user_requests[0]?.text);
+ * ```
+ */
+export function buildSessionSnapshot(transcriptPath: string, options: BuildSessionSnapshotOptions): SessionSnapshot {
+  const cwd = typeof options.cwd === "string" && options.cwd !== "" && options.cwd.length <= MAX_CWD_CHARS &&
+      !hasControl(options.cwd)
+    ? options.cwd
+    : undefined;
+  const shownCwd = cwd === undefined ? undefined : redact(cwd);
+  const stats: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
+  const tasks = taskTracker({ maxTasks: clamp(options.maxTasks, 50, 200) });
+  const requests = userRequestTracker({ limit: clamp(options.userRequests, 3, 10) });
+  const edits = editedFileTracker({ cwd, max: clamp(options.maxEditedFiles, 200, 1000) });
+  const files = recentFileTracker();
+  let newestCwd: string | undefined;
+  let mark: ReturnType<typeof activityMark> | undefined;
+
+  const observe = (row: TranscriptRow) => {
+    if (newestCwd === undefined && typeof row.cwd === "string" && row.cwd !== "" && row.isSidechain !== true) {
+      newestCwd = row.cwd;
+    }
+    tasks.add(row);
+    if (!requests.full()) requests.add(row);
+    edits.add(row);
+    files.add(row, mark === undefined);
+    if (mark === undefined && isActivityRow(row)) mark = activityMark(row);
+  };
+
+  // One backward pass. The working set reads the rows first, as they go by; when it stops early,
+  // the pass carries on from where it stopped (its early return must not end the pass), and once
+  // the requests and the recent files are complete, a line is parsed only when it can concern the
+  // tasks or the edited files.
+  const lines = reverseLines(
+    transcriptPath,
+    positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES),
+    DEFAULT_SCAN_CHUNK_BYTES,
+    stats,
+  );
+  let filter = false;
+  const next = (): TranscriptRow | undefined => {
+    for (let line = lines.next(); line !== undefined; line = lines.next()) {
+      if (filter && !containsAny(line, LATE_NEEDLES)) continue;
+      const row = parseRow(line);
+      if (row === undefined) continue;
+      observe(row);
+      return row;
+    }
+    return undefined;
+  };
+  let done = false;
+  const shared: Iterable<TranscriptRow> = {
+    [Symbol.iterator]: () => ({
+      next: (): IteratorResult<TranscriptRow> => {
+        const row = done ? undefined : next();
+        if (row === undefined) {
+          done = true;
+          return { done: true, value: undefined };
+        }
+        return { done: false, value: row };
+      },
+      return: (): IteratorResult<TranscriptRow> => ({ done: true, value: undefined }),
+    }),
+  };
+  let ranked: SnapshotWorkingSetItem[];
+  try {
+    ranked = workingSet(shared, { limit: clamp(options.workingSetSize, 10, 50), cwd, projectDir: cwd }).map((item) => ({
+      path: item.path,
+      reasons: [...item.reasons],
+    }));
+    while (!done) {
+      filter = requests.full() && files.full() && mark !== undefined;
+      if (next() === undefined) done = true;
+    }
+  } finally {
+    lines.close();
+  }
+
+  const dir = cwd ?? newestCwd;
+  const taskList = tasks.result();
+  const edited = edits.result();
+  const reattached = files.result(dir);
+  const transcript: SnapshotTranscript = {
+    bytes_read: stats.bytesRead,
+    reached_start: stats.reachedStart || stats.bytesRead === 0,
+  };
+  if (mark?.uuid !== undefined) transcript.last_uuid = mark.uuid;
+  if (mark?.timestamp !== undefined) transcript.last_timestamp = mark.timestamp;
+  const trigger = options.trigger === "manual" || options.trigger === "auto" ? options.trigger : undefined;
+  const snapshot: SessionSnapshot = {
+    schema_version: 1,
+    session_id: options.sessionId,
+    created_at: (options.now ?? new Date()).toISOString(),
+    built_by: options.builtBy ?? "pre-compact",
+    ...(trigger === undefined ? {} : { trigger }),
+    ...(shownCwd === undefined || shownCwd.length > MAX_CWD_CHARS ? {} : { cwd: shownCwd }),
+    transcript,
+    git: safeGit(options.git !== undefined ? options.git : dir === undefined ? null : gitBranch(dir)),
+    tasks_source: taskList.source,
+    tasks: taskList.tasks,
+    tasks_omitted: taskList.omitted,
+    user_requests: requests.result(),
+    edited_files: edited.files,
+    edited_files_total: edited.total,
+    working_set: cleanWorkingSet(ranked),
+    reattached_files: reattached.files,
+    reattached_source: reattached.source,
+  };
+  return snapshot;
+}
+
+/** The branch as the snapshot keeps it: redacted like every other text, within the schema's 255 characters. */
+function safeGit(git: GitBranch | null): GitBranch | null {
+  if (git === null || !("branch" in git)) return git;
+  const branch = cutText(redact(git.branch), 255);
+  return branch === "" ? null : { branch };
+}
+
+/** `value` as a whole number in [0, `max`] (the schema's bound), `fallback` when not a number. */
+function clamp(value: number | undefined, fallback: number, max: number): number {
+  return typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.min(max, Math.floor(value))) : fallback;
+}
+
+/**
+ * A path read out of a URL's credentials (`https://user:<password>@host/x` gives the token
+ * `<password>@host/x`): redaction cannot know it for a password once the URL around it is gone.
+ */
+const URL_USERINFO = /^[^/@]+@[^/]*\//;
+
+/** Working-set paths as the snapshot keeps them: redacted, no control characters, not overlong, none from a URL's credentials. */
+function cleanWorkingSet(items: SnapshotWorkingSetItem[]): SnapshotWorkingSetItem[] {
+  const out: SnapshotWorkingSetItem[] = [];
+  for (const item of items) {
+    if (typeof item.path !== "string" || URL_USERINFO.test(item.path)) continue;
+    const path = safeFilePath(item.path, undefined, undefined);
+    if (path === undefined) continue;
+    out.push({ path, reasons: item.reasons.filter((r) => /^[a-z][a-z-]{0,31}$/.test(r)).slice(0, 16) });
+  }
+  return out;
+}
+
+/**
+ * The files Claude Code re-attaches after a compaction. Read from the transcript when the pass
+ * meets a compact boundary before any activity (the boundary is already written: the `file`
+ * attachments after it are the re-attached files); else predicted as the client picks them, its
+ * {@linkcode REATTACHED_FILES} most recently read or written files.
+ */
+function recentFileTracker() {
+  const recent: { raw: string; base?: string }[] = [];
+  const seen = new Set<string>();
+  const failed = new Set<string>();
+  const attached: string[] = [];
+  let confirmed: string[] | undefined;
+  return {
+    /** True once nothing older can change the result. */
+    full: (): boolean => confirmed !== undefined || recent.length >= REATTACHED_FILES,
+    add(row: TranscriptRow, beforeActivity: boolean): void {
+      if (beforeActivity && confirmed === undefined) {
+        const file = attachedFile(row);
+        if (file !== undefined && attached.length < 50) attached.push(file);
+        else if (isCompactBoundaryRow(row)) confirmed = attached;
+      }
+      if (recent.length >= REATTACHED_FILES) return;
+      if (row.type === "user") {
+        for (const r of toolResults(row)) if (r.isError && failed.size < 1000) failed.add(r.id);
+        return;
+      }
+      if (row.type !== "assistant") return;
+      const base = typeof row.cwd === "string" && row.cwd !== "" ? row.cwd : undefined;
+      for (const call of toolCalls([row], { names: FILE_TOOLS })) {
+        if (failed.delete(call.id)) continue;
+        const raw = typeof call.input.file_path === "string" ? call.input.file_path : call.input.notebook_path;
+        if (typeof raw !== "string" || raw === "" || seen.has(raw) || recent.length >= REATTACHED_FILES) continue;
+        seen.add(raw);
+        recent.push(base === undefined ? { raw } : { raw, base });
+      }
+    },
+    result(dir: string | undefined): { files: string[]; source: "transcript" | "predicted" } {
+      if (confirmed !== undefined) {
+        return { files: shownFileList(confirmed.map((raw) => ({ raw })), dir), source: "transcript" };
+      }
+      return { files: shownFileList(recent, dir), source: "predicted" };
+    },
+  };
+}

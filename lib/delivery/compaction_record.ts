@@ -12,7 +12,7 @@ import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { claimPath, compactionPath, compactionsDir, isCompactionId, unsafeDirReason } from "../state/files.ts";
 
 /** Which workflow a compaction concerned; null when none was known at PreCompact. */
-export type DeliveryWorkflow = "handler" | "worker" | "project" | "orchestration" | null;
+export type DeliveryWorkflow = "handler" | "worker" | "project" | "orchestration" | "session" | null;
 
 /** `compactions/<key>.json`: the latest compaction of one session. */
 export interface CompactionRecord {

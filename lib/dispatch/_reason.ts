@@ -23,6 +23,8 @@ const LEAD: Record<string, string> = {
     "you recorded. Continue from the last progress entry and keep updating it:",
   project: "Context was just compacted. Before doing anything else, re-read these project files with the Read tool, " +
     "then continue from what they say:",
+  session: "Context was just compacted. Before doing anything else, re-read the files you edited in this session " +
+    "with the Read tool, then carry on with the open task:",
   orchestration: "Context was just compacted during an orchestration run. Before doing anything else, re-read these " +
     "files with the Read tool, then continue from the latest checkpoint:",
 };

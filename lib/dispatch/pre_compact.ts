@@ -16,7 +16,7 @@ export interface RereadExtraFiles {
   /** A sentence added to the reason, e.g. which project is active. */
   reason: string;
   /** The workflow that asks. */
-  kind: "project" | "orchestration";
+  kind: "project" | "orchestration" | "session";
 }
 
 /**

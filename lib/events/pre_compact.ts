@@ -8,6 +8,10 @@ import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
 import { guard } from "./_guard.ts";
 import { projectPreCompact } from "../projects/pre_compact.ts";
 import { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
+import { sessionPreCompact } from "../session/pre_compact.ts";
+
+/** What PreCompact prints at most: the summarizer reads it with its own instructions. */
+const PRECOMPACT_MAX_CHARS = 2500;
 
 /**
  * PreCompact: each workflow saves what it needs before the context is compacted, under one
@@ -45,6 +49,12 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
     instructions.push(orchestration.summaryInstructions);
     extra ??= { kind: "orchestration", files: [], reason: "An orchestration run is in progress." };
   }
+  // The everyday layer, in every repository: its instructions come first, the workflows' follow.
+  // All of it stays within PRECOMPACT_MAX_CHARS: the workflows' lines first, ours in what is left.
+  const workflowChars = instructions.join("\n\n").length;
+  const session = guard(ctx, "session", () => sessionPreCompact(ctx, { maxChars: PRECOMPACT_MAX_CHARS - workflowChars - 2 }));
+  if (session?.summaryInstructions) instructions.unshift(session.summaryInstructions.trimEnd());
+  if (session) extra ??= { kind: "session", files: session.rereadFiles, reason: session.rereadReason };
   guard(ctx, "re-read", () => rereadPreCompact(ctx, extra, { compactionId }));
   // Leftovers of writes killed midway (the state stays whole; the temp files would pile up).
   guard(ctx, "sweep", () => {

@@ -10,10 +10,13 @@ import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
 import { guard, joinWithin } from "./_guard.ts";
 import { orchestrationSessionStart } from "../orchestration/session_start.ts";
 import { projectSessionStart } from "../projects/session_start.ts";
+import { sessionContext } from "../session/session_start.ts";
 
 const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
 /** Parallel runs of one event finish within this; two compactions are never this close. */
 const DUPLICATE_WINDOW_MS = 30_000;
+/** The everyday element's share of the budget when a project workspace adds its own document. */
+const SESSION_SHARE = 3000;
 
 /**
  * SessionStart: records the session's main-loop model and source (only SessionStart carries
@@ -69,12 +72,20 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
   const orchestration = mayUseOrchestration(ctx.projectDir, config)
     ? guard(ctx, "orchestration", () => orchestrationSessionStart(ctx, { maxChars: Math.min(3000, maxChars) }))
     : null;
-  const used = (dispatch?.length ?? 0) + (orchestration?.length ?? 0) + 4;
-  const project = usesProjectsLayout(ctx.projectDir, config)
+  const projects = usesProjectsLayout(ctx.projectDir, config);
+  let used = (dispatch?.length ?? 0) + (orchestration?.length ?? 0) + 4;
+  // The everyday layer, in every repository, after a compaction: the base the workflows build on.
+  // Beside a project's own document it keeps to a share of the budget.
+  const delivering = source === "compact" || source === "resume" || source === "fork";
+  const session = delivering
+    ? guard(ctx, "session", () => sessionContext(ctx, { maxChars: projects ? Math.min(SESSION_SHARE, maxChars - used) : maxChars - used }))
+    : null;
+  if (session) used += session.length + 2;
+  const project = projects
     ? guard(ctx, "project", () => projectSessionStart(ctx, { maxChars: maxChars - used, layoutChecked: true }))
     : null;
   if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
-  const context = joinWithin([dispatch, orchestration, project?.additionalContext], maxChars);
+  const context = joinWithin([session, dispatch, orchestration, project?.additionalContext], maxChars);
   if (!context) return null;
   return { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
 };

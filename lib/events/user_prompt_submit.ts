@@ -8,13 +8,17 @@ import { guard, joinWithin } from "./_guard.ts";
 import { projectSessionStart } from "../projects/session_start.ts";
 import { orchestrationPromptContext, type QuietFacts } from "../orchestration/monitor.ts";
 import { writeQuietMemo } from "./quiet_prompt_memo.ts";
+import { sessionContext } from "../session/session_start.ts";
 
 const SHORT_FORM_CHARS = 4000;
+/** The everyday element's short form when this prompt re-delivers a compaction's context. */
+const SESSION_SHORT_CHARS = 3000;
+const SESSION_SHORT_WITH_PROJECT = 1200;
 
 /**
  * UserPromptSubmit, on every prompt: the second delivery channel and the context monitor.
  * When a compaction's context never arrived (SessionStart's output was dropped), it claims the
- * delivery and injects a short form (the dispatch pointer, the project's compact context within
+ * delivery and injects a short form (the everyday `<session-context>` within 3,000 characters, the dispatch pointer, the project's compact context within
  * 4,000 characters, files beyond that named for the agent to read); a compaction is never
  * delivered twice. Then the orchestration monitor adds `<context-monitor>` from WARNING up and
  * the compaction alert or its reminder; when only the monitor spoke it leaves the memo that lets the
@@ -34,10 +38,15 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
   if (pending && guard(ctx, "delivery", () => recordDelivery(ctx, pending.compactionId, "user-prompt-submit"))) {
     ctx.log(`re-delivering compaction ${pending.compactionId}: SessionStart did not`);
+    const projects = usesProjectsLayout(ctx.projectDir, config);
+    // The whole short form stays within SHORT_FORM_CHARS; beside a project the everyday part is smaller.
+    const session = guard(ctx, "session", () => sessionContext(ctx, { maxChars: projects ? SESSION_SHORT_WITH_PROJECT : SESSION_SHORT_CHARS }));
+    parts.push(session);
     parts.push(guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { short: true, maxChars: 1000 })));
-    if (usesProjectsLayout(ctx.projectDir, config)) {
+    if (projects) {
+      const left = SHORT_FORM_CHARS - (session ? session.length + 2 : 0);
       parts.push(guard(ctx, "project", () => {
-        return projectSessionStart(ctx, { source: "compact", maxChars: SHORT_FORM_CHARS, layoutChecked: true });
+        return projectSessionStart(ctx, { source: "compact", maxChars: left, layoutChecked: true });
       })?.additionalContext);
     }
   }

@@ -15,7 +15,7 @@ export interface ConsumeRereadMarkerOptions {
   log?: (message: string) => void;
 }
 
-const SESSION_TYPES = new Set(["handler", "worker", "project", "orchestration"]);
+const SESSION_TYPES = new Set(["handler", "worker", "project", "orchestration", "session"]);
 
 /**
  * Takes the one-shot re-read marker of a session, at most once across every

@@ -9,7 +9,7 @@ export interface RereadMarker {
   /** The compacted session; the marker applies to it only. */
   session_id: string;
   /** Which workflow wrote it. */
-  session_type: "handler" | "worker" | "project" | "orchestration";
+  session_type: "handler" | "worker" | "project" | "orchestration" | "session";
   /** Shared with the delivery record of the same compaction. */
   compaction_id: string;
   /** PreCompact trigger, when it was one of the two known values. */

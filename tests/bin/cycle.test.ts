@@ -92,6 +92,7 @@ function schemaFor(rel: string): SchemaName | null {
   if (rel.startsWith("markers/")) return "reread_marker";
   if (rel.startsWith("compactions/") && rel.endsWith(".json")) return "compaction_record";
   if (rel.endsWith(".role.json")) return "session_role";
+  if (rel.startsWith("sessions/") && rel.endsWith(".snapshot.json")) return "session_snapshot";
   if (rel.startsWith("sessions/") && rel.endsWith(".json")) return "session_record";
   return null;
 }
@@ -127,7 +128,9 @@ describe("the compaction cycle on the compiled binaries", () => {
     assert.doesNotMatch(r.stdout.trim(), /^\{/, "PreCompact must never print JSON");
     assert.match(r.stdout, /01-website-redesign/);
     assert.match(r.stdout, /Server-render the pricing table/);
-    assert.ok(r.stdout.length <= 1500 + 1);
+    // The everyday layer's lines first, then the project's; 2,500 characters at most in all.
+    assert.match(r.stdout, /^rehydrate: when you summarize this conversation/);
+    assert.ok(r.stdout.length <= 2500 + 1, `${r.stdout.length} characters`);
     const flat = JSON.parse(readFileSync(join(c.project, "00-system", ".cache", "precompact_state.json"), "utf8"));
     assert.equal(flat.active_project_id, "01-website-redesign");
     assert.equal(flat.confidence, "high");

@@ -134,7 +134,7 @@ export function count(text: string, needle: string): number {
   return n;
 }
 
-const OUR_ELEMENTS = /<(nexus-context|context-monitor|compaction-alert|compaction-reminder|orchestration-resume)\b[^>]*?(?:\/>|>[\s\S]*?<\/\1>)/g;
+const OUR_ELEMENTS = /<(session-context|nexus-context|context-monitor|compaction-alert|compaction-reminder|orchestration-resume)\b[^>]*?(?:\/>|>[\s\S]*?<\/\1>)/g;
 
 /** Our injected XML elements found in a request, with their text (one entry per occurrence). */
 export function ourElements(request: LoggedRequest): string[] {

@@ -1,0 +1,31 @@
+import type { HookContext } from "../hook/handle_hook.ts";
+import { currentSessionSnapshot } from "./current_snapshot.ts";
+import { renderSessionElement } from "./session_element.ts";
+
+/**
+ * The everyday layer's context after a compaction: the `<session-context>` element rendered from
+ * the snapshot PreCompact saved, or from one rebuilt now when the transcript has activity newer
+ * than it (Claude Code can compact without running PreCompact). For SessionStart(compact) and for
+ * UserPromptSubmit's re-delivery, which passes a smaller `maxChars`. "" when there is nothing to
+ * say. Throws on an unsafe state directory: the hook fails open.
+ *
+ * @example
+ * ```ts
+ * const text = guard(ctx, "session", () => sessionContext(ctx, { maxChars: 9500 }));
+ * ```
+ */
+export function sessionContext(
+  ctx: HookContext<"SessionStart" | "UserPromptSubmit">,
+  options: { maxChars: number },
+): string {
+  const input = ctx.input;
+  if (ctx.sessionKey === null || typeof input.transcript_path !== "string" || input.transcript_path === "") return "";
+  const { snapshot, rebuilt, problem } = currentSessionSnapshot(ctx.stateDir(), input.transcript_path, {
+    sessionId: input.session_id,
+    cwd: typeof input.cwd === "string" ? input.cwd : ctx.projectDir,
+    now: ctx.now,
+  });
+  if (problem) ctx.log(`session: ${problem}`);
+  if (rebuilt) ctx.log("session: snapshot rebuilt from the transcript");
+  return renderSessionElement(snapshot, { maxChars: options.maxChars });
+}

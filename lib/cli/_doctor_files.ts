@@ -5,8 +5,9 @@
  * @module
  */
 
-import { readdirSync, readFileSync, statSync } from "../node/fs.ts";
+import { readdirSync, statSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
+import { readPrivateFile } from "../state/read_private_file.ts";
 import { firstWord } from "./_install_plan.ts";
 
 const NOT_ALNUM = /[^a-zA-Z0-9]/g;
@@ -77,11 +78,15 @@ export function safeList(dir: string): string[] {
   }
 }
 
-/** A JSON file's value, or null when it is missing, too large or not JSON. */
+/**
+ * A JSON file's value, or null when it is missing, too large, not a regular file (a FIFO or a
+ * device is refused without blocking) or not JSON.
+ */
 export function readJson(path: string, maxBytes = 4 * 1024 * 1024): unknown {
+  const read = readPrivateFile(path, { maxBytes, requireOwner: false, followLinks: true });
+  if (!read.ok) return null;
   try {
-    if (statSync(path).size > maxBytes) return null;
-    return JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(read.text);
   } catch {
     return null;
   }

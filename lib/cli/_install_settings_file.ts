@@ -1,24 +1,147 @@
 /**
- * Private helper of `rehydrate install` / `uninstall`: reading a settings file and writing its
- * new text safely (backup first, atomic replace, the file's mode kept, a symbolic link followed
- * so a dotfiles link stays a link).
+ * Private helper of `rehydrate install`, `uninstall` and `doctor`: reading a settings file and
+ * writing its new text safely (backup first, atomic replace, the file's mode kept, a symbolic link
+ * followed so a dotfiles link stays a link, but never out of the project for a project's file).
  *
  * @module
  */
 
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "../node/fs.ts";
-import { dirname } from "../node/path.ts";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, writeFileSync } from "../node/fs.ts";
+import { dirname, isAbsolute, relative, resolve, sep } from "../node/path.ts";
+import { readPrivateBytes } from "../state/read_private_file.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 
-/** The settings text, null when the file does not exist, or why it cannot be read. */
-export function readSettings(path: string): { text: string | null } | { error: string } {
-  try {
-    return { text: readFileSync(path, "utf8") };
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === "ENOENT") return { text: null };
-    return { error: `cannot read ${path}: ${code ?? String(err)}` };
+/** Largest settings file read: Claude Code's own are a few KiB. */
+export const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/** Why a settings file was not read. A closed set. */
+export type SettingsErrorCode = "outside" | "not_regular" | "too_large" | "unreadable";
+
+/** A settings file as read: its text (null when there is none) and what a rewrite needs. */
+export interface SettingsText {
+  text: string | null;
+  /** The bytes as they were on disk, for the backup; null when there is no file. */
+  bytes: Uint8Array | null;
+  /** The file's permission bits; null when there is no file. */
+  mode: number | null;
+}
+
+/** Options for {@linkcode readSettings} and {@linkcode writeSettings}. */
+export interface SettingsScope {
+  /**
+   * The project directory a project's settings file must stay in: the file and its `.claude`
+   * folder may be links, but not to somewhere outside it. Unset for the user's own settings,
+   * where a dotfiles link may point anywhere. Default unset.
+   */
+  root?: string;
+  /** Largest file read, in bytes. Default {@linkcode MAX_SETTINGS_BYTES}. */
+  maxBytes?: number;
+}
+
+/**
+ * The settings text, null when the file does not exist, or why it is not read: a link (the file
+ * or its `.claude` folder) out of `root`, a FIFO, device, socket or directory in its place (never
+ * opened blocking), a file larger than `maxBytes`, or an error. The message is one line without
+ * the verb's prefix. Never throws.
+ *
+ * @example
+ * ```ts
+ * const r = readSettings("/work/repo/.claude/settings.json", { root: "/work/repo" });
+ * if ("error" in r) console.error(`rehydrate install: ${r.error}; not changed`);
+ * ```
+ */
+export function readSettings(
+  path: string,
+  scope: SettingsScope = {},
+): SettingsText | { error: string; code: SettingsErrorCode } {
+  const escape = linkProblem(path, scope.root);
+  if (escape) return escape;
+  const maxBytes = scope.maxBytes ?? MAX_SETTINGS_BYTES;
+  const r = readPrivateBytes(path, { maxBytes, requireOwner: false, followLinks: true });
+  if (r.ok) {
+    return {
+      text: new TextDecoder("utf-8", { ignoreBOM: true }).decode(r.bytes),
+      bytes: r.bytes,
+      mode: r.mode & 0o777,
+    };
   }
+  switch (r.reason) {
+    case "missing":
+      return { text: null, bytes: null, mode: null };
+    case "not_regular":
+      return { error: `${path} is not a regular file (a FIFO, device, socket or directory)`, code: "not_regular" };
+    case "too_large":
+      return { error: `${path} is larger than ${sizeName(maxBytes)}`, code: "too_large" };
+    default:
+      return {
+        error: `cannot read ${path}: ${r.message.replace(/^Cannot (open|read) [^:]*: /, "")}`,
+        code: "unreadable",
+      };
+  }
+}
+
+/**
+ * Why a project's settings file must not be used: its `.claude` folder or the file itself is a
+ * symbolic link resolving outside `root`, or a link loop. Null when it may be read and written.
+ */
+function linkProblem(path: string, root: string | undefined): { error: string; code: SettingsErrorCode } | null {
+  const dir = dirname(path);
+  const base = root === undefined ? null : realOr(root);
+  const name = (p: string) => (root === undefined ? p : relative(root, p).split(sep).join("/"));
+  for (const [p, what] of [[dir, "directory"], [path, "file"]] as const) {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      return null; // missing: nothing below it exists either, and a write creates it inside
+    }
+    if (!st.isSymbolicLink()) continue;
+    let real: string;
+    try {
+      real = realpathSync(p);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === "ELOOP") return { error: `${name(p)} is a link loop`, code: "unreadable" };
+      // A dangling link: judge where it points.
+      try {
+        real = resolve(dirname(p), readlinkSync(p));
+      } catch {
+        return { error: `cannot read ${p}: ${code ?? String(err)}`, code: "unreadable" };
+      }
+    }
+    if (base !== null && !isInside(base, real)) {
+      return { error: `${name(p)} is a link to a ${what} outside the project`, code: "outside" };
+    }
+  }
+  return null;
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+function sizeName(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/** What {@linkcode writeSettings} throws when a link was swapped in after the read. */
+export class SettingsRefused extends Error {
+  override name = "SettingsRefused";
+}
+
+/** The one line a verb prints (after its prefix) when {@linkcode writeSettings} threw. */
+export function writeFailure(path: string, err: unknown): string {
+  if (err instanceof SettingsRefused) return `${err.message}; not changed`;
+  return `cannot write ${path}: ${(err as { code?: string }).code ?? String(err)}`;
 }
 
 /** `20260102T030405Z`: a backup suffix that sorts by time. */
@@ -26,22 +149,37 @@ export function backupStamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
 }
 
+/** Options for {@linkcode writeSettings}. */
+export interface WriteSettingsOptions extends SettingsScope {
+  /** Clock, for the backup name. */
+  now: Date;
+  /** Mode of a file created new. */
+  newMode: number;
+  /** The file as {@linkcode readSettings} read it: the backup holds these bytes, so the file is not opened again. */
+  old: SettingsText;
+}
+
 /**
- * Writes `text` to the settings file at `path`, first copying the old file (when there is one)
+ * Writes `text` to the settings file at `path`, first writing the old bytes (when there is a file)
  * to `<file>.bak-<stamp>`. Returns the backup path, or null when there was nothing to back up.
- * Throws on failure (the caller prints one line).
+ * A link is followed (a dotfiles link stays a link), after checking again that it does not leave
+ * `root`. Throws on failure (the caller prints one line).
  */
-export function writeSettings(path: string, text: string, options: { now: Date; newMode: number }): string | null {
+export function writeSettings(path: string, text: string, options: WriteSettingsOptions): string | null {
+  const escape = linkProblem(path, options.root);
+  if (escape) throw new SettingsRefused(escape.error);
   let target = path;
   let mode = options.newMode;
   let backup: string | null = null;
-  if (existsSync(path)) {
+  const old = options.old;
+  if (old.bytes !== null && existsSync(path)) {
     target = realpathSync(path);
-    mode = statSync(target).mode & 0o777;
+    mode = old.mode ?? mode;
     const stamp = backupStamp(options.now);
     backup = `${target}.bak-${stamp}`;
     for (let n = 1; existsSync(backup); n++) backup = `${target}.bak-${stamp}-${n}`;
-    copyFileSync(target, backup);
+    writeFileSync(backup, old.bytes, { flag: "wx", mode });
+    chmodSync(backup, mode);
   } else {
     mkdirSync(dirname(path), { recursive: true });
   }

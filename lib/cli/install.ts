@@ -14,7 +14,7 @@ import {
 } from "./_install_detect.ts";
 import { unifiedDiff } from "./_install_diff.ts";
 import { hooksFor, planInstall, planUninstall, type Workflow } from "./_install_plan.ts";
-import { readSettings, writeSettings } from "./_install_settings_file.ts";
+import { readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
 
 /** The schema URL written as `$schema` by `--write-config` (the `$id` of `schemas/config.v1.json`). */
 export const CONFIG_SCHEMA_URL = "https://rehydrate.dev/schemas/config.v1.json";
@@ -109,9 +109,10 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   }
   const prefix = user ? quoteShellPath(binary.path, env.platform) : commandPrefix(binary.path, { projectDir, platform: env.platform });
   const file = settingsPath({ user, projectDir }, env.homeDir);
-  const read = readSettings(file);
+  const scope = { root: user ? undefined : projectDir };
+  const read = readSettings(file, scope);
   if ("error" in read) {
-    io.err(`rehydrate install: ${read.error}\n`);
+    io.err(`rehydrate install: ${read.error}; not changed\n`);
     return 1;
   }
   const plan = planInstall(read.text, { prefix, hooks: specs, knownBinaries: [prefix] });
@@ -128,16 +129,16 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     io.out(`Dry run: ${file} not written (${summary(plan)})\n`);
   } else {
     try {
-      const backup = writeSettings(file, plan.text, { now: env.now, newMode: user ? 0o600 : 0o644 });
+      const backup = writeSettings(file, plan.text, { ...scope, now: env.now, newMode: user ? 0o600 : 0o644, old: read });
       io.out(`Installed in ${file}: ${summary(plan)}\n`);
       if (backup) io.out(`Backup: ${backup}\n`);
     } catch (err) {
-      io.err(`rehydrate install: cannot write ${file}: ${(err as { code?: string }).code ?? String(err)}\n`);
+      io.err(`rehydrate install: ${writeFailure(file, err)}\n`);
       return 1;
     }
   }
   const other = settingsPath({ user: !user, projectDir }, env.homeDir);
-  if (resolve(other) !== resolve(file)) warnTwice(io, other, user ? "" : " --user");
+  if (resolve(other) !== resolve(file)) warnTwice(io, other, user ? "" : " --user", user ? projectDir : undefined);
   if (opts.flags.has("--write-config")) {
     const code = writeConfig(io, user ? env.homeDir : projectDir, workflows, dryRun);
     if (code !== 0) return code;
@@ -164,8 +165,8 @@ function summary(plan: { added: string[]; updated: string[]; removed: string[]; 
 }
 
 /** A project install next to a user install of ours (or the reverse) runs every hook twice: say so. */
-function warnTwice(io: CliIo, otherFile: string, otherFlag: string): void {
-  const read = readSettings(otherFile);
+function warnTwice(io: CliIo, otherFile: string, otherFlag: string, root: string | undefined): void {
+  const read = readSettings(otherFile, { root });
   if ("error" in read || read.text === null) return;
   const plan = planUninstall(read.text);
   if (plan.ok && plan.removed.length > 0) {

@@ -5,7 +5,6 @@ import {
   linkSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -17,6 +16,7 @@ import { loadConfig } from "../config/load_config.ts";
 import { parseFrontmatter } from "../yaml/parse_frontmatter.ts";
 import { checkManifestText } from "../projects/manifest_text.ts";
 import { toSlash } from "../projects/read_file.ts";
+import { readPrivateBytes } from "../state/read_private_file.ts";
 
 const HELP = `Usage: rehydrate migrate [--project DIR] [--apply]
 
@@ -168,13 +168,14 @@ function findLegacy(dir: string): string[] {
 
 /** The converted text and the changed line, or why it cannot be converted (a reason, or issue lines). */
 function convert(file: string): { text: string; line: number; before: string; after: string } | string | string[] {
-  let text: string;
-  try {
-    if (statSync(file).size > MAX_BYTES) return `larger than ${MAX_BYTES} bytes`;
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    return `cannot read it (${(err as { code?: string }).code ?? err})`;
+  // Bounded and non-blocking: a FIFO or a link to a device in a manifest's place is refused, never read.
+  const read = readPrivateBytes(file, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
+  if (!read.ok) {
+    if (read.reason === "too_large") return `larger than ${MAX_BYTES} bytes`;
+    if (read.reason === "not_regular") return "not a regular file";
+    return `cannot read it (${read.reason === "missing" ? "ENOENT" : read.message})`;
   }
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(read.bytes);
   const fm = parseFrontmatter(text);
   if (fm.errors.length > 0 || fm.value === null) {
     return fm.errors.map((e) => `${e.line}: frontmatter: ${e.message}`);

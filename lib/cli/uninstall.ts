@@ -4,7 +4,7 @@ import { quoteShellPath } from "./_install_command.ts";
 import { readOptions, resolveEnv, settingsPath, type VerbEnv } from "./_install_detect.ts";
 import { unifiedDiff } from "./_install_diff.ts";
 import { planUninstall } from "./_install_plan.ts";
-import { readSettings, writeSettings } from "./_install_settings_file.ts";
+import { readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
 
 const HELP = `Usage: rehydrate uninstall [--project DIR | --user] [--dry-run] [--command PATH]
 
@@ -51,9 +51,10 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
   const env = resolveEnv(options);
   const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
   const file = settingsPath({ user, projectDir }, env.homeDir);
-  const read = readSettings(file);
+  const scope = { root: user ? undefined : projectDir };
+  const read = readSettings(file, scope);
   if ("error" in read) {
-    io.err(`rehydrate uninstall: ${read.error}\n`);
+    io.err(`rehydrate uninstall: ${read.error}; not changed\n`);
     return 1;
   }
   if (read.text === null) {
@@ -78,11 +79,11 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
     return 0;
   }
   try {
-    const backup = writeSettings(file, plan.text, { now: env.now, newMode: 0o644 });
+    const backup = writeSettings(file, plan.text, { ...scope, now: env.now, newMode: 0o644, old: read });
     io.out(`Uninstalled from ${file}: removed ${plan.removed.join(", ")}\n`);
     if (backup) io.out(`Backup: ${backup}\n`);
   } catch (err) {
-    io.err(`rehydrate uninstall: cannot write ${file}: ${(err as { code?: string }).code ?? String(err)}\n`);
+    io.err(`rehydrate uninstall: ${writeFailure(file, err)}\n`);
     return 1;
   }
   return 0;

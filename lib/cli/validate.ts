@@ -1,10 +1,10 @@
-import { readFileSync } from "../node/fs.ts";
 import { basename } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { type JsonSchema, validateSchema } from "../schema/validate_schema.ts";
 import { checkManifestText } from "../projects/manifest_text.ts";
 import { fieldName, issueSegments, type LocatedIssue, locateJson } from "../projects/locate.ts";
 import { SCHEMAS as ALL } from "./_schemas.ts";
+import { readPrivateFile } from "../state/read_private_file.ts";
 
 /** The kinds of file `rehydrate validate` knows. */
 export type ValidateKind =
@@ -119,13 +119,14 @@ export function cliValidate(args: string[], io: CliIo): number {
 }
 
 function validateFile(file: string, forced: ValidateKind | null): { kind: string; issues: LocatedIssue[] } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    return { kind: "unknown", issues: [{ line: 0, field: "", code: "unreadable", message: `Cannot read the file: ${(err as { code?: string }).code ?? err}` }] };
+  // Bounded and non-blocking: a FIFO, a device or a huge file named here is refused, never read.
+  const read = readPrivateFile(file, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
+  if (!read.ok) {
+    if (read.reason === "too_large") return { kind: "unknown", issues: [{ line: 0, field: "", code: "too_large", message: `Cannot check a file larger than ${MAX_BYTES} bytes` }] };
+    const why = read.reason === "missing" ? "ENOENT" : read.reason === "not_regular" ? "not a regular file" : read.message;
+    return { kind: "unknown", issues: [{ line: 0, field: "", code: "unreadable", message: `Cannot read the file: ${why}` }] };
   }
-  if (text.length > MAX_BYTES) return { kind: "unknown", issues: [{ line: 0, field: "", code: "too_large", message: `Cannot check a file larger than ${MAX_BYTES} bytes` }] };
+  let text = read.text;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const kind = forced ?? (file.toLowerCase().endsWith(".md") ? "manifest" : null);
   if (kind === "manifest") return { kind, issues: manifestIssues(text) };

@@ -14,10 +14,18 @@ export interface ReadPrivateFileOptions {
   followLinks?: boolean;
 }
 
+/** Why {@linkcode readPrivateFile} or {@linkcode readPrivateBytes} read nothing. A closed set. */
+export type ReadPrivateFileFailure = {
+  ok: false;
+  reason: "missing" | "symlink" | "not_regular" | "not_owner" | "too_large" | "unreadable";
+  message: string;
+};
+
 /** Result of {@linkcode readPrivateFile}. */
-export type ReadPrivateFileResult =
-  | { ok: true; text: string; mtimeMs: number }
-  | { ok: false; reason: "missing" | "symlink" | "not_regular" | "not_owner" | "too_large" | "unreadable"; message: string };
+export type ReadPrivateFileResult = { ok: true; text: string; mtimeMs: number } | ReadPrivateFileFailure;
+
+/** Result of {@linkcode readPrivateBytes}. */
+export type ReadPrivateBytesResult = { ok: true; bytes: Uint8Array; mode: number; mtimeMs: number } | ReadPrivateFileFailure;
 
 const O_NOFOLLOW = (constants as Record<string, number>).O_NOFOLLOW ?? 0;
 const O_NONBLOCK = (constants as Record<string, number>).O_NONBLOCK ?? 0;
@@ -35,6 +43,22 @@ const O_NONBLOCK = (constants as Record<string, number>).O_NONBLOCK ?? 0;
  * ```
  */
 export function readPrivateFile(path: string, options: ReadPrivateFileOptions = {}): ReadPrivateFileResult {
+  const r = readPrivateBytes(path, options);
+  return r.ok ? { ok: true, text: new TextDecoder().decode(r.bytes), mtimeMs: r.mtimeMs } : r;
+}
+
+/**
+ * {@linkcode readPrivateFile} without the decoding: the bytes as they are on disk (a BOM kept),
+ * with the file's permission bits, for a caller that rewrites the file or backs it up byte for
+ * byte. The same refusals and limits; never throws.
+ *
+ * @example
+ * ```ts
+ * const r = readPrivateBytes("/work/repo/.claude/settings.json", { requireOwner: false, followLinks: true });
+ * if (r.ok) console.log(r.bytes.length, (r.mode & 0o777).toString(8));
+ * ```
+ */
+export function readPrivateBytes(path: string, options: ReadPrivateFileOptions = {}): ReadPrivateBytesResult {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   let fd: number;
   try {
@@ -63,7 +87,7 @@ export function readPrivateFile(path: string, options: ReadPrivateFileOptions = 
       if (n === 0) break;
       at += n;
     }
-    return { ok: true, text: new TextDecoder().decode(buf.subarray(0, at)), mtimeMs: st.mtimeMs };
+    return { ok: true, bytes: buf.subarray(0, at), mode: st.mode, mtimeMs: st.mtimeMs };
   } catch (err) {
     return { ok: false, reason: "unreadable", message: `Cannot read ${path}: ${(err as Error).message}` };
   } finally {

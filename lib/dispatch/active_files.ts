@@ -1,6 +1,6 @@
-import { readdirSync } from "../node/fs.ts";
+import { readdirSync, realpathSync } from "../node/fs.ts";
 import { homeDir } from "../node/home_dir.ts";
-import { dirname, isAbsolute, join, resolve } from "../node/path.ts";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { type DispatchFile, dispatchFile } from "./dispatch_file.ts";
 import { isRegularFile, readUserFile } from "../state/files.ts";
@@ -19,6 +19,9 @@ export interface DispatchActiveFilesOptions {
   max?: number;
 }
 
+/** The handler's state file when `dispatch.handlerStateFile` is not set (docs/dispatch.md), in the project dir. */
+export const DEFAULT_HANDLER_STATE_FILE = "handler-state.md";
+
 /** Where the handler keeps its dispatch files (docs/dispatch.md), relative to the project dir. */
 export const DEFAULT_DISPATCH_DIR = "docs/handler-dispatches";
 
@@ -28,7 +31,8 @@ const MD_PATH = /(?:^|[\s(<[`'"])((?:~\/|\.{1,2}\/|\/|[A-Za-z0-9_.-]+\/)[^\s()<>
 /**
  * Finds the files a handler session re-reads after compaction: its state file
  * (`dispatch.handlerStateFile`, `~/` expanded, relative to the project
- * directory) and the active dispatch files, those whose status is stated and
+ * directory; when it is not set, {@linkcode DEFAULT_HANDLER_STATE_FILE} in the project
+ * directory if that is a regular file whose real path stays inside the project) and the active dispatch files, those whose status is stated and
  * not finished. Dispatch files are the `.md` paths the state file mentions
  * (with at least one `/`; relative ones are taken from the state file's directory), then the `.md` files of the dispatch directory
  * (`dispatch.dispatchDir`, default
@@ -48,8 +52,9 @@ export function dispatchActiveFiles(ctx: HookContext, options: DispatchActiveFil
   const toPath = (p: string): string => p.startsWith("~/") ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(ctx.projectDir, p);
   let stateFile: string | null = null;
   const candidates: string[] = [];
-  if (config.handlerStateFile) {
-    const path = toPath(config.handlerStateFile);
+  const statePath = config.handlerStateFile ? toPath(config.handlerStateFile) : defaultStateFile(ctx.projectDir);
+  if (statePath !== null) {
+    const path = statePath;
     const text = readUserFile(path, 256 * 1024);
     if (text !== null) {
       stateFile = path;
@@ -77,4 +82,21 @@ export function dispatchActiveFiles(ctx: HookContext, options: DispatchActiveFil
     if (d !== null && d.active) dispatches.push(d);
   }
   return { stateFile, dispatches };
+}
+
+/**
+ * `handler-state.md` of the project directory, by its real path, when it is a regular file
+ * inside the project; null otherwise. A link that leaves the project is refused: a cloned
+ * repository must not make the handler re-read a file elsewhere.
+ */
+function defaultStateFile(projectDir: string): string | null {
+  try {
+    const root = realpathSync(projectDir);
+    const real = realpathSync(join(root, DEFAULT_HANDLER_STATE_FILE));
+    const rel = relative(root, real);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel) || rel.split(sep).includes("..")) return null;
+    return isRegularFile(real) ? join(projectDir, DEFAULT_HANDLER_STATE_FILE) : null;
+  } catch {
+    return null;
+  }
 }

@@ -9,6 +9,7 @@ import { sessionKey } from "../state/session_key.ts";
 import { validateSchema } from "../schema/validate_schema.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { precompactStateSchema } from "./precompact_state_schema.ts";
+import { describeJsonError } from "../config/json_syntax_error.ts";
 
 /** `precompact_state.json` as SessionStart reads it. */
 export interface PrecompactState {
@@ -78,8 +79,9 @@ function parseState(text: string): PrecompactState | string {
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (err) {
-    return `Cannot parse the state file: ${(err as Error).message}`;
+  } catch {
+    // Code and position only: JSON.parse's message quotes the text, which reaches <resume-status>.
+    return `Cannot parse the state file: ${describeJsonError(text)}`;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "The state file is not a JSON object";
   const issues = validateSchema(precompactStateSchema(), value, { maxIssues: 3 });

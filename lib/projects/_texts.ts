@@ -72,6 +72,17 @@ export interface ResumeInstructionInput {
   stepsPath: string | null;
   manifestPath: string | null;
   currentTask: string | null;
+  /** The detection's confidence; below `high` adds {@linkcode uncertainLine}. Default `high`. */
+  confidence?: "high" | "medium" | "low";
+}
+
+/**
+ * The line added when the project was detected with less than high confidence: the agent should
+ * check with the user rather than resume the wrong project. Null at high confidence.
+ */
+export function uncertainLine(confidence: "high" | "medium" | "low" | undefined): string | null {
+  if (confidence === undefined || confidence === "high") return null;
+  return `The project was detected with ${confidence} confidence only: if it does not match what the user was working on, verify the project with the user before changing anything.`;
 }
 
 /** Instruction of COMPACT mode (cases 2, 3, 7, 8, 9). */
@@ -95,6 +106,8 @@ export function resumeInstruction(p: ResumeInstructionInput): string {
       `3. Update ${p.manifestPath ?? "the manifest"} after significant progress.`,
     );
   }
+  const uncertain = uncertainLine(p.confidence);
+  if (uncertain !== null) lines.splice(1, 0, uncertain);
   lines.push(
     'Files shown in full above are loaded: do not read them again. Read the files listed with action="read" before you start.',
     "Do not show a menu or ask what to do.",
@@ -104,9 +117,16 @@ export function resumeInstruction(p: ResumeInstructionInput): string {
 }
 
 /** Instruction when this compaction's context was delivered already (a repeated SessionStart, or a resume). */
-export function reminderInstruction(projectId: string, stepsPath: string | null, currentTask: string | null): string {
+export function reminderInstruction(
+  projectId: string,
+  stepsPath: string | null,
+  currentTask: string | null,
+  confidence?: "high" | "medium" | "low",
+): string {
+  const uncertain = uncertainLine(confidence);
   return [
     `The full resume context for project ${projectId} was delivered earlier in this session.`,
+    ...(uncertain === null ? [] : [uncertain]),
     `Continue with the current task${currentTask ? `: ${currentTask}` : ""}. Re-read ${stepsPath ?? "the steps file"} if you are unsure where you are.`,
   ].join("\n");
 }

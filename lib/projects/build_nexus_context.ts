@@ -35,6 +35,11 @@ export interface NexusProject {
   /** Paths relative to the project directory. */
   stepsPath: string | null;
   manifestPath: string | null;
+  /**
+   * How sure PreCompact's detection was. Below `high` the instruction adds one line asking the
+   * agent to confirm the project with the user if it seems wrong. Default `high`.
+   */
+  confidence?: "high" | "medium" | "low";
 }
 
 /** One project in the startup listing. */
@@ -299,7 +304,7 @@ function suggestions(input: NexusContextInput): XmlChild {
 function instructionText(input: NexusContextInput): string {
   const p = input.project;
   if (input.mode === "compact" && p) {
-    if (input.reminder) return reminderInstruction(p.id, p.stepsPath, p.currentTask);
+    if (input.reminder) return reminderInstruction(p.id, p.stepsPath, p.currentTask, p.confidence);
     const skillPath = input.skillFile?.path ?? null;
     return resumeInstruction({
       projectId: p.id,
@@ -309,6 +314,7 @@ function instructionText(input: NexusContextInput): string {
       stepsPath: p.stepsPath,
       manifestPath: p.manifestPath,
       currentTask: p.currentTask,
+      confidence: p.confidence,
     });
   }
   return input.action === "continue_working" ? continueInstruction(input.switchedToSkill ?? null) : menuInstruction();

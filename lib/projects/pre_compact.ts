@@ -1,13 +1,16 @@
-import { lstatSync, mkdirSync, realpathSync, statSync } from "../node/fs.ts";
+import { lstatSync, realpathSync, statSync } from "../node/fs.ts";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { detectWorkspace } from "../detect/workspace.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
+import { ensureDirInside } from "../state/ensure_dir_inside.ts";
 import { readManifest } from "./read_manifest.ts";
 import { readSteps } from "./read_steps.ts";
 import { redact } from "../redact/redact.ts";
 import { redactValue } from "../redact/redact_value.ts";
 import { precompactStateSchema } from "./precompact_state_schema.ts";
+import { type PrecompactState, readSessionState } from "./_state.ts";
+import { chooseProject } from "./_detection_chain.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { validateSchema } from "../schema/validate_schema.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
@@ -63,20 +66,35 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
     projectDir: ctx.projectDir,
     workingSetSize: p.workingSetSize,
   });
-  const active = detection.activeProject;
+  const found = detection.activeProject;
+  // The fallback chain (docs/projects.md): a worse save never replaces a better one.
+  const previous = previousState(ctx, input.session_id, p.stateFile);
+  const chosen = chooseProject({
+    transcript: found ? { id: found.id, confidence: found.confidence, switchedToSkill: found.switchedToSkill ?? null } : null,
+    transcriptRead: detection.bytesScanned > 0,
+    previous,
+    projectsPath: join(ctx.projectDir, p.root),
+    manifestNames: p.manifestNames,
+  });
+  const active = chosen.id === null ? null : { id: chosen.id, confidence: chosen.confidence };
+  const fromTranscript = chosen.method === "transcript";
+  // Kept from the previous save when this read found nothing to replace them with.
+  const workingSet = detection.workingSet.length > 0 || fromTranscript ? detection.workingSet : previous?.working_set ?? [];
+  const lastCalls = detection.lastToolCalls.length > 0 || fromTranscript ? detection.lastToolCalls : previous?.last_tool_calls ?? [];
+  if (!fromTranscript) ctx.log(`project: ${chosen.id} (${chosen.confidence}) kept by ${chosen.method}; the transcript gave ${found ? `${found.id} (${found.confidence})` : "no project"}`);
   const state: Record<string, unknown> = {
     schema_version: 1,
-    active_project_id: active?.id ?? null,
-    confidence: active?.confidence ?? "none",
-    detection_method: "transcript",
+    active_project_id: chosen.id,
+    confidence: chosen.confidence,
+    detection_method: chosen.method,
     timestamp: ctx.now.toISOString(),
     session_id: input.session_id,
     ...(input.trigger === "manual" || input.trigger === "auto" ? { trigger: input.trigger } : {}),
     compaction_id: options.compactionId,
     transcript_bytes_scanned: detection.bytesScanned,
-    switched_to_skill: active?.switchedToSkill ?? null,
-    working_set: detection.workingSet,
-    last_tool_calls: detection.lastToolCalls.slice(-20),
+    switched_to_skill: chosen.switchedToSkill,
+    working_set: workingSet.slice(0, 50),
+    last_tool_calls: lastCalls.slice(-20),
     delivered: null,
   };
   const safe = redactValue(state);
@@ -94,7 +112,7 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
   const rereadFiles: string[] = [];
   if (projectPath && manifest?.ok) rereadFiles.push(join(projectPath, manifest.file));
   if (projectPath && steps) rereadFiles.push(join(projectPath, steps.file));
-  for (const item of detection.workingSet) {
+  for (const item of workingSet) {
     const abs = isAbsolute(item.path) ? item.path : resolve(ctx.projectDir, item.path);
     // Files only named (a todo to create one) are kept in the working set, not in what to re-read.
     if (!rereadFiles.includes(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) rereadFiles.push(abs);
@@ -107,7 +125,7 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
     if (steps?.currentTask) lines.push(`Its current task is "${steps.currentTask}" (${steps.checked}/${steps.total} steps done).`);
     if (manifest?.ok && typeof manifest.data.next_action === "string") lines.push(`The next action is the ${manifest.data.next_action} skill.`);
   }
-  const ws = detection.workingSet.slice(0, 8).map((w) => w.path);
+  const ws = workingSet.slice(0, 8).map((w) => w.path);
   if (ws.length > 0) lines.push(`Files the agent needs next: ${ws.join(", ")}.`);
   let summaryInstructions = "";
   if (lines.length > 0) {
@@ -119,6 +137,16 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
     if (summaryInstructions.length > MAX_INSTRUCTIONS) summaryInstructions = summaryInstructions.slice(0, MAX_INSTRUCTIONS - 1) + "…";
   }
   return { state: safe, summaryInstructions, rereadFiles, written };
+}
+
+/** This session's state from its previous compaction, or null (none, or not valid). */
+function previousState(ctx: HookContext, sessionId: string, stateFile: string): PrecompactState | null {
+  let stateDir: string | null = null;
+  try {
+    stateDir = ctx.stateDir();
+  } catch { /* only the flat file */ }
+  const read = readSessionState(sessionId, { stateDir, projectDir: ctx.projectDir, stateFile });
+  return read.kind === "ok" ? read.state : null;
 }
 
 function writeSessionCopy(ctx: HookContext, text: string): string | null {
@@ -142,10 +170,9 @@ function writeFlat(ctx: HookContext, stateFile: string, text: string): string | 
     const target = resolve(root, stateFile);
     const dir = dirname(target);
     if (!isInside(root, target)) throw new Error(`${stateFile} is outside the project`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // A link anywhere between the project and the file could send the write elsewhere.
-    const real = realpathSync(dir);
-    if (!isInside(root, join(real, "x"))) throw new Error(`${relative(root, dir)} resolves outside the project`);
+    // A link anywhere between the project and the file could send the write elsewhere: checked
+    // before anything is created, so a linked 00-system gets no .cache/ outside the project.
+    const real = ensureDirInside(root, dir);
     const st = lstatSync(target, { throwIfNoEntry: false });
     if (st && !st.isFile()) throw new Error(`${stateFile} is not a regular file`);
     writeFileAtomic(join(real, target.slice(dir.length + 1)), text);

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
-import { buildNexusContext, type NexusContextInput, type NexusFile, type NexusProblemFile } from "./build_nexus_context.ts";
+import { buildNexusContext, type NexusContextInput, type NexusFile, type NexusProblemFile, type NexusProject } from "./build_nexus_context.ts";
 import { detectSessionMode, type SessionMode } from "./session_mode.ts";
 import { readManifest } from "./read_manifest.ts";
 import { type ProjectSteps, readSteps } from "./read_steps.ts";
@@ -213,7 +213,8 @@ function decide(ctx: HookContext, config: Config, source: string, sessionId: str
 
   let input: NexusContextInput;
   if (mode.mode === "compact" && project !== null) {
-    input = compactInput(ctx, config, mode, project, session, status, workingSet, delivered);
+    const confidence = state !== null && state.confidence !== "none" ? state.confidence : undefined;
+    input = compactInput(ctx, config, mode, project, session, status, workingSet, delivered, confidence);
   } else {
     input = startupInput(ctx, config, mode, session, status, workingSet, switched);
   }
@@ -301,6 +302,7 @@ function compactInput(
   status: NexusContextInput["resumeStatus"],
   workingSet: string[],
   reminder: boolean,
+  confidence: NexusProject["confidence"],
 ): NexusContextInput {
   const p = config.projects;
   const projectDir = ctx.projectDir;
@@ -323,6 +325,7 @@ function compactInput(
       progress: steps && steps.total > 0 ? { checked: steps.checked, total: steps.total } : null,
       stepsPath,
       manifestPath: `${project.base}/${project.manifestFile}`,
+      confidence,
     },
   };
   if (reminder) return { ...base, reminder: true };

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readSync, realpathSync, statSync } from "../node/fs.ts";
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "../node/fs.ts";
 import { join, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { cliValidate } from "./validate.ts";
@@ -43,7 +43,9 @@ when anything fails.
   settings     project and user settings register the hooks the workflows need,
                once, with timeouts in seconds
   config       .claude/rehydrate.json files are valid (unknown keys and bad
-               types with their JSON path)
+               types with their JSON path); keys a project's own file may not
+               set (user-only keys, paths leaving the project) are ignored
+               and named
   files        manifests, checkpoints and state files of the detected workflows
                are valid (as rehydrate validate checks them)
   state        the state directory is 0700 and ours, its files 0600
@@ -100,9 +102,9 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
   for (const user of [false, true]) {
     const file = settingsPath({ user, projectDir }, env.homeDir);
     if (user && scopes.some((s) => resolve(s.file) === resolve(file))) continue;
-    const read = readSettings(file);
+    const read = readSettings(file, { root: user ? undefined : projectDir });
     if ("error" in read) {
-      add("fail", "settings", `${read.error}`);
+      add("fail", "settings", read.error);
       continue;
     }
     const listed = listOurEntries(read.text);
@@ -121,7 +123,9 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
   }
   for (const issue of loaded.issues) {
     const where = `${issue.file}${issue.path ? "#" + issue.path : ""}`;
-    add(issue.code === "unknown_key" || issue.code === "invalid_value" ? "warn" : "fail", "config", `${where}: ${issue.message}`);
+    // A key the project may not set is ignored, as a misspelt one is: a warning, not a broken install.
+    const ignored = issue.code === "unknown_key" || issue.code === "invalid_value" || issue.code === "user_only";
+    add(ignored ? "warn" : "fail", "config", `${where}: ${issue.message}`);
   }
 
   checkWorkflowFiles(projectDir, loaded.config, workflows, add);
@@ -323,8 +327,11 @@ function checkStateDir(dir: string, platform: string, add: Add): void {
 function tailReadable(path: string): string | null {
   let fd = -1;
   try {
-    fd = openSync(path, "r");
-    const size = statSync(path).size;
+    // Non-blocking, and a regular file only: a FIFO put in the transcript's place cannot hang us.
+    fd = openSync(path, constants.O_RDONLY | ((constants as Record<string, number>).O_NONBLOCK ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile()) return `${path} is not a regular file`;
+    const size = st.size;
     const buf = new Uint8Array(Math.min(size, 65536));
     readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
     return null;

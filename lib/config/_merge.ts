@@ -1,6 +1,12 @@
 // Merging one parsed config file into the config being built, guided by the
 // config schema: objects with `properties` merge key by key, everything else is
 // a leaf that replaces the lower-priority value only when it is valid.
+//
+// Two annotations of schemas/config.v1.json say who may set what (issue #22, rule 1: a cloned
+// repository's .claude/rehydrate.json is the attacker's): `"x-scope": "user"` marks a key only the
+// user's own config may set (it chooses whose files are read, where state and logs go, or how the
+// user's transcript and model are measured), so in a project's file it is skipped and reported as
+// `user_only`; `"x-path": "project"` marks a path that must stay inside the project, in every file.
 import { join } from "../node/path.ts";
 import type { ConfigIssue } from "./load_config.ts";
 import { type JsonSchema, validateSchema } from "../schema/validate_schema.ts";
@@ -13,7 +19,7 @@ export function mergeLayer(
   target: Target,
   layer: unknown,
   schema: SchemaObject,
-  at: { file: string; path: string; issues: ConfigIssue[] },
+  at: { file: string; path: string; issues: ConfigIssue[]; project?: boolean },
 ): void {
   if (typeof layer !== "object" || layer === null || Array.isArray(layer)) {
     const got = layer === null ? "null" : Array.isArray(layer) ? "array" : typeof layer;
@@ -41,15 +47,25 @@ export function mergeLayer(
     }
     const sub = props[key];
     const value = (layer as Record<string, unknown>)[key];
+    if (at.project === true && sub["x-scope"] === "user") {
+      at.issues.push({
+        code: "user_only",
+        file: at.file,
+        path,
+        keyword: "x-scope",
+        message: `${path.slice(1).replaceAll("/", ".")} is only read from the user's ~/.claude/rehydrate.json; a project's config cannot set it`,
+      });
+      continue;
+    }
     if (sub.properties !== undefined) {
-      mergeLayer(target[key] as Target, value, sub, { file: at.file, path, issues: at.issues });
+      mergeLayer(target[key] as Target, value, sub, { file: at.file, path, issues: at.issues, project: at.project });
       continue;
     }
-    if (surelyValid(sub, value)) {
-      target[key] = value;
-      continue;
+    const found = surelyValid(sub, value) ? [] : validateSchema(sub as JsonSchema, value, { maxIssues: 5 });
+    if (found.length === 0 && sub["x-path"] === "project") {
+      const bad = outsidePathAt(value);
+      if (bad !== null) found.push({ path: bad, keyword: "x-path", message: "Must be a relative path inside the project (no .., no absolute path, no ~)" });
     }
-    const found = validateSchema(sub as JsonSchema, value, { maxIssues: 5 });
     if (found.length === 0) {
       target[key] = value;
       continue;
@@ -79,6 +95,8 @@ function surelyValid(schema: SchemaObject, value: unknown): boolean {
     switch (keyword) {
       case "description":
       case "default":
+      case "x-scope":
+      case "x-path":
         break;
       case "type":
         if (!(Array.isArray(arg) ? arg.some((t) => isType(t, value)) : isType(arg, value))) return false;
@@ -133,6 +151,24 @@ function isType(type: unknown, value: unknown): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * Where `value` (a path or an array of paths) names something outside the project: `""` for the
+ * value itself, `/N` for the N-th item, null when every path is relative and stays inside. A
+ * leading `/`, `\`, `~` or drive letter, a `..` segment or a NUL is outside; so is an empty path.
+ */
+export function outsidePathAt(value: unknown): string | null {
+  if (typeof value === "string") return isProjectRelative(value) ? null : "";
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (typeof value[i] !== "string" || !isProjectRelative(value[i])) return `/${i}`;
+  }
+  return null;
+}
+
+function isProjectRelative(path: string): boolean {
+  if (path === "" || path.includes("\0") || /^([/\\~]|[A-Za-z]:)/.test(path)) return false;
+  return !path.split(/[/\\]/).includes("..");
 }
 
 /** Expands a leading `~` or `~/` at each key path in `keys`. */

@@ -4,6 +4,7 @@ import { configFiles } from "./config_files.ts";
 import { expandHomeKeys, mergeLayer } from "./_merge.ts";
 import { configSchema, HOME_EXPANDED_KEYS } from "./config_schema.ts";
 import { defaultConfig } from "./default_config.ts";
+import { describeJsonError } from "./json_syntax_error.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 
 /** A switch that may also be left to rehydrate: `"auto"` decides from what is on disk. */
@@ -103,7 +104,10 @@ export type ConfigIssueCode =
   | "unknown_key"
   /** A value of the wrong type or out of range; the lower-priority value is kept. */
   | "invalid_value"
-  /** A key a project's own config may not set (`stateDir`); only the user config and the environment can. */
+  /**
+   * A key a project's own config may not set (marked `"x-scope": "user"` in the schema: `stateDir`,
+   * `debug`, the dispatch sources, ...); only the user config, `REHYDRATE_CONFIG` and the environment can.
+   */
   | "user_only";
 
 /** One problem found while loading the configuration. */
@@ -147,8 +151,10 @@ export interface LoadedConfig {
  * values replace. A missing file is skipped silently. A file that is not JSON,
  * an unknown key or an invalid value is reported in `issues` and ignored, so
  * the lower-priority value stays: hooks carry on, `rehydrate doctor` prints the
- * issues. `~/` is expanded in `stateDir`, `dispatch.dispatchPathFile` and
- * `dispatch.handlerStateFile`. Never throws.
+ * issues. The project's file is not trusted: a key the schema marks `"x-scope": "user"` is
+ * ignored there (`user_only`), and a key marked `"x-path": "project"` must be a relative path
+ * inside the project in every file (`invalid_value`). `~/` is expanded in `stateDir`,
+ * `dispatch.dispatchPathFile` and `dispatch.handlerStateFile`. Never throws.
  *
  * @example
  * ```ts
@@ -188,18 +194,15 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
     let value: unknown;
     try {
       value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    } catch (err) {
-      issues.push({ code: "invalid_json", file, path: "", message: `Cannot parse the config file: ${(err as Error).message}` });
+    } catch {
+      // By code and position only: JSON.parse's message quotes the text, and a linked config may be any file.
+      issues.push({ code: "invalid_json", file, path: "", message: `Cannot parse the config file: ${describeJsonError(text)}` });
       return;
     }
     sources.push(file);
-    // A cloned repository must not choose where the per-user state lives: that directory is
-    // created and set to 0700, and it holds every session's markers.
-    if (project && value !== null && typeof value === "object" && !Array.isArray(value) && "stateDir" in value) {
-      issues.push({ code: "user_only", file, path: "/stateDir", message: "stateDir is only read from ~/.claude/rehydrate.json and REHYDRATE_STATE_DIR" });
-      const { stateDir: _ignored, ...rest } = value as Record<string, unknown>;
-      value = rest;
-    }
-    mergeLayer(config as unknown as Record<string, unknown>, value, configSchema(), { file, path: "", issues });
+    // A cloned repository's config is the attacker's: keys the schema marks "x-scope": "user"
+    // (whose files are read, where state and the debug log go, the transcript budget, the model's
+    // window) are skipped in it and reported as user_only, so the user's value or the default stays.
+    mergeLayer(config as unknown as Record<string, unknown>, value, configSchema(), { file, path: "", issues, project });
   }
 }

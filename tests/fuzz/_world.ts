@@ -86,11 +86,14 @@ export function createWorld(rng: Rng): World {
   cpSync(join(ROOT, "tests", "fixtures", "orchestration", "workspace", "projects"), join(project, "projects"), { recursive: true });
   cpSync(join(ROOT, "tests", "fixtures", "dispatch", "project", "docs"), join(project, "docs"), { recursive: true });
   cpSync(join(ROOT, "tests", "fixtures", "dispatch", "project", "handler-state.md"), join(project, "handler-state.md"));
-  writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true }, dispatch: { handlerStateFile: "handler-state.md" } }));
+  writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }));
   const home = join(root, "home");
   const state = join(root, "state");
   const outside = join(root, "outside");
   mkdirSync(home);
+  // dispatch.handlerStateFile is user-only (a project's config cannot choose whose files are read).
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", "rehydrate.json"), JSON.stringify({ dispatch: { handlerStateFile: "handler-state.md" } }));
   mkdirSync(outside);
   writeFileSync(join(outside, "secret.md"), `---\nproject_id: 01-website-redesign\ncurrent_phase: ${CANARY}\nnext_action: ${CANARY}\nfiles_to_load:\n  - ${CANARY}.md\n---\n# ${CANARY}\n`);
   writeFileSync(join(outside, "secret.yaml"), `resumption:\n  current_phase: ${CANARY}\n  next_step: ${CANARY}\n`);

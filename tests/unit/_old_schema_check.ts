@@ -1,5 +1,5 @@
 // The validator as it was before the schema walk was rewritten for cold-process speed (commit
-// ab65490), kept verbatim as the oracle of tests/unit/validate_schema_oracle.test.ts: the new walk
+// ab65490), kept verbatim as the oracle of tests/unit/schema/validate_schema_oracle.test.ts: the new walk
 // must report the same issues, in the same order, with the same messages. Test-only code.
 import type { JsonSchema, SchemaIssue, ValidateSchemaOptions } from "../../lib/schema/validate_schema.ts";
 

@@ -1,5 +1,5 @@
 // Random JSON Schemas and values for the differential tests of validateSchema
-// (tests/unit/validate_schema.test.ts against ajv, tests/unit/validate_schema_oracle.test.ts against
+// (tests/unit/schema/validate_schema.test.ts against ajv, tests/unit/schema/validate_schema_oracle.test.ts against
 // the previous walk). Seeded through the caller's generator, so a failure reproduces.
 import type { JsonSchema } from "../../lib/schema/validate_schema.ts";
 

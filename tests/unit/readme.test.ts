@@ -12,18 +12,20 @@ const ROOT = join(import.meta.dirname!, "..", "..");
 const START = "<!-- config-table:start (generated from schemas/config.v1.json by tests/unit/readme.test.ts) -->";
 const END = "<!-- config-table:end -->";
 
-type Schema = { properties?: Record<string, Schema>; default?: unknown; description?: string; type?: unknown; enum?: unknown[] };
+type Schema = { properties?: Record<string, Schema>; default?: unknown; description?: string; type?: unknown; enum?: unknown[]; "x-scope"?: string; "x-path"?: string };
 
 function rows(schema: Schema, path: string[] = []): string[] {
   if (schema.properties) return Object.entries(schema.properties).flatMap(([k, v]) => rows(v, [...path, k]));
   const type = schema.enum ? schema.enum.map((e) => JSON.stringify(e)).join(" \\| ") : [schema.type].flat().join(" \\| ");
   const cell = (s: string) => s.replaceAll("|", "\\|");
-  return [`| \`${path.join(".")}\` | ${type} | \`${JSON.stringify(schema.default)}\` | ${cell(schema.description ?? "")} |`];
+  // Who may set it (issue #22): a project's own .claude/rehydrate.json is not trusted.
+  const who = schema["x-scope"] === "user" ? "user only" : schema["x-path"] === "project" ? "user, project (a path inside it)" : "user, project";
+  return [`| \`${path.join(".")}\` | ${type} | \`${JSON.stringify(schema.default)}\` | ${who} | ${cell(schema.description ?? "")} |`];
 }
 
 function table(): string {
   const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "config.v1.json"), "utf8")) as Schema;
-  return ["| key | type | default | what it does |", "|---|---|---|---|", ...rows(schema)].join("\n");
+  return ["| key | type | default | set by | what it does |", "|---|---|---|---|---|", ...rows(schema)].join("\n");
 }
 
 test("the README's configuration table lists every key of schemas/config.v1.json with its default", () => {

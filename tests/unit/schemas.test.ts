@@ -39,7 +39,8 @@ const SUPPORTED = new Set([
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern",
   "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "format",
 ]);
-const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "$defs", "title", "description", "default", "examples"]);
+// x-scope and x-path: config.v1.json's own annotations, enforced by lib/config/_merge.ts (tests/unit/config/config_scope.test.ts).
+const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "$defs", "title", "description", "default", "examples", "x-scope", "x-path"]);
 
 function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, "utf8"));
@@ -54,7 +55,8 @@ function newAjv(options: Obj = {}) {
     compile(s: unknown): ((v: unknown) => boolean) & { errors?: unknown };
     addFormat(name: string, f: (s: string) => boolean): unknown;
   };
-  const ajv = new Ctor({ allErrors: true, allowUnionTypes: true, ...options });
+  // x-scope and x-path are config.v1.json's own annotations (who may set a key; paths that stay inside the project).
+  const ajv = new Ctor({ allErrors: true, allowUnionTypes: true, keywords: ["x-scope", "x-path"], ...options });
   ajv.addFormat("date-time", isDateTime);
   return ajv;
 }

@@ -4,20 +4,20 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { type ConfigIssue, loadConfig } from "../../lib/config/load_config.ts";
-import { defaultConfig } from "../../lib/config/default_config.ts";
+import { type ConfigIssue, loadConfig } from "../../../lib/config/load_config.ts";
+import { defaultConfig } from "../../../lib/config/default_config.ts";
 
 const DEFAULT_CONFIG = defaultConfig();
-import { configSchema } from "../../lib/config/config_schema.ts";
+import { configSchema } from "../../../lib/config/config_schema.ts";
 
 const CONFIG_SCHEMA = configSchema();
-import { validateSchema } from "../../lib/schema/validate_schema.ts";
-import { isDateTime } from "../../lib/schema/_check.ts";
-import { mulberry32 as rng } from "./_rng.ts";
+import { validateSchema } from "../../../lib/schema/validate_schema.ts";
+import { isDateTime } from "../../../lib/schema/_check.ts";
+import { mulberry32 as rng } from "../_rng.ts";
 
 type Obj = Record<string, unknown>;
 
-const ROOT = join(import.meta.dirname!, "..", "..");
+const ROOT = join(import.meta.dirname!, "..", "..", "..");
 const CONFIG_FIXTURES = join(ROOT, "tests", "fixtures", "config");
 const SCRATCH = mkdtempSync(join(tmpdir(), "rehydrate-load-config-"));
 after(() => rmSync(SCRATCH, { recursive: true, force: true }));
@@ -138,29 +138,32 @@ describe("loadConfig()", () => {
   });
 
   test("loadConfig() accepts null where the schema allows it, overriding a lower value", () => {
-    const w = world({ home: { contextWindow: { tokens: 1000000 } }, project: { contextWindow: { tokens: null } } });
-    const { config, issues } = load(w);
+    const w = world({ home: { contextWindow: { tokens: 1000000 } } });
+    writeFileSync(join(w.home, "explicit.json"), JSON.stringify({ contextWindow: { tokens: null } }));
+    const { config, issues } = load(w, { REHYDRATE_CONFIG: "~/explicit.json" });
     assert.deepEqual(issues, []);
     assert.equal(config.contextWindow.tokens, null);
   });
 
   test("loadConfig() expands ~ in stateDir, dispatch.dispatchPathFile and dispatch.handlerStateFile only", () => {
     const w = world({
-      home: { stateDir: "~/.rehydrate" },
-      project: {
+      home: {
+        stateDir: "~/.rehydrate",
         dispatch: { dispatchPathFile: "~", handlerStateFile: "~/dev-org/handler-state.md" },
         projects: { root: "~/projects" },
       },
     });
-    const { config } = load(w);
+    const { config, issues } = load(w);
     assert.equal(config.stateDir, join(w.home, ".rehydrate"));
     assert.equal(config.dispatch.dispatchPathFile, w.home);
     assert.equal(config.dispatch.handlerStateFile, join(w.home, "dev-org", "handler-state.md"));
-    assert.equal(config.projects.root, "~/projects");
+    // projects.root is a path inside the project: ~ is refused there, not expanded.
+    assert.equal(config.projects.root, "02-projects");
+    assert.deepEqual(issues.map((i) => [i.code, i.path, i.keyword]), [["invalid_value", "/projects/root", "x-path"]]);
   });
 
   test("loadConfig() leaves relative and absolute paths alone", () => {
-    const w = world({ home: { stateDir: "/var/lib/r" }, project: { dispatch: { handlerStateFile: "docs/handler-state.md", dispatchPathFile: "a~/b" } } });
+    const w = world({ home: { stateDir: "/var/lib/r", dispatch: { handlerStateFile: "docs/handler-state.md", dispatchPathFile: "a~/b" } } });
     const { config } = load(w);
     assert.equal(config.stateDir, "/var/lib/r");
     assert.equal(config.dispatch.handlerStateFile, "docs/handler-state.md");
@@ -194,10 +197,10 @@ describe("loadConfig()", () => {
   });
 
   test("loadConfig() reads a file that starts with a byte order mark", () => {
-    const w = world({ project: '\uFEFF{ "debug": true }' });
+    const w = world({ project: '\uFEFF{ "reread": { "enforce": true } }' });
     const { config, issues } = load(w);
     assert.deepEqual(issues, []);
-    assert.equal(config.debug, true);
+    assert.equal(config.reread.enforce, true);
   });
 
   test("loadConfig() reads a project inside the home directory once", () => {
@@ -258,6 +261,29 @@ function deepAssign(target: Obj, patch: Obj): void {
   }
 }
 
+/** `"<pointer> x-path"` for each schema-valid value of an x-path key that leaves the project. */
+function outsidePaths(doc: Obj): string[] {
+  const found: string[] = [];
+  const walk = (s: Obj, v: unknown, at: string): void => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return;
+    for (const [key, sub] of Object.entries(s.properties as Record<string, Obj>)) {
+      if (!(key in (v as Obj))) continue;
+      const value = (v as Obj)[key];
+      if (sub.properties) walk(sub, value, `${at}/${key}`);
+      else if (sub["x-path"] === "project" && validateSchema(sub, value).length === 0) {
+        const bad = (p: unknown) => typeof p === "string" && (/^[/\\~]|^[A-Za-z]:/.test(p) || p.split(/[/\\]/).includes(".."));
+        if (typeof value === "string" && bad(value)) found.push(`${at}/${key} x-path`);
+        if (Array.isArray(value)) {
+          const i = value.findIndex(bad);
+          if (i >= 0) found.push(`${at}/${key}/${i} x-path`);
+        }
+      }
+    }
+  };
+  walk(CONFIG_SCHEMA as unknown as Obj, doc, "");
+  return found;
+}
+
 function expandHomeForTest(path: string, home: string): string {
   return path.startsWith("~/") ? join(home, path.slice(2)) : path;
 }
@@ -296,9 +322,10 @@ describe("loadConfig() against the schema", () => {
       }
       writeFileSync(file, JSON.stringify(doc));
       const { config, issues } = load(w);
-      const fromSchema = validateSchema(CONFIG_SCHEMA, doc).map((x) => `${x.path} ${x.keyword}`).sort();
+      // The schema's issues, plus paths that leave the project ("x-path", which no validator knows).
+      const fromSchema = [...validateSchema(CONFIG_SCHEMA, doc).map((x) => `${x.path} ${x.keyword}`), ...outsidePaths(doc)].sort();
       assert.deepEqual(issues.map((x) => `${x.path} ${x.keyword}`).sort(), fromSchema, JSON.stringify(doc));
-      assert.equal(issues.length === 0, ajvValidate(doc), JSON.stringify(doc));
+      assert.equal(issues.filter((x) => x.keyword !== "x-path").length === 0, ajvValidate(doc), JSON.stringify(doc));
       // Whatever the file holds, the merged result is always a valid config.
       assert.deepEqual(validateSchema(CONFIG_SCHEMA, config), [], JSON.stringify(doc));
       if (issues.length === 0) clean++;
@@ -311,10 +338,10 @@ test("loadConfig() ignores stateDir in a project's own config and reports it; th
   const home = mkdtempSync(join(tmpdir(), "rehydrate-home-"));
   const project = mkdtempSync(join(tmpdir(), "rehydrate-proj-"));
   mkdirSync(join(project, ".claude"));
-  writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ stateDir: "/tmp/evil-state", debug: true }));
+  writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ stateDir: "/tmp/evil-state", reread: { enforce: true } }));
   const fromProject = loadConfig(project, { homeDir: home, env: {} });
   assert.equal(fromProject.config.stateDir, null);
-  assert.equal(fromProject.config.debug, true, "the rest of the project config still applies");
+  assert.equal(fromProject.config.reread.enforce, true, "the rest of the project config still applies");
   assert.deepEqual(fromProject.issues.map((i) => [i.code, i.path]), [["user_only", "/stateDir"]]);
   mkdirSync(join(home, ".claude"));
   writeFileSync(join(home, ".claude", "rehydrate.json"), JSON.stringify({ stateDir: "~/state" }));

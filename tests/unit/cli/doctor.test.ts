@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cliDoctor, type DoctorCheck } from "../../lib/cli/doctor.ts";
-import { cliInstall } from "../../lib/cli/install.ts";
-import { VERSION } from "../../lib/hook/version.ts";
-import { sanitizeProjectPath } from "../../lib/cli/_doctor_files.ts";
+import { cliDoctor, type DoctorCheck } from "../../../lib/cli/doctor.ts";
+import { cliInstall } from "../../../lib/cli/install.ts";
+import { VERSION } from "../../../lib/hook/version.ts";
+import { sanitizeProjectPath } from "../../../lib/cli/_doctor_files.ts";
 
-const FIX = join(import.meta.dirname!, "..", "fixtures");
+const FIX = join(import.meta.dirname!, "..", "..", "fixtures");
 const POSIX = process.platform !== "win32";
 
 interface Report {

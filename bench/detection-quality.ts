@@ -16,8 +16,8 @@
  * - the public and captured transcripts (tests/fixtures/public, tests/fixtures/claude-code-2.1.197)
  *   cut at every compaction and every 20th tool call, against the files of the next 20 calls.
  *
- * tests/unit/detection_quality.test.ts asserts that the detection beats the baseline on the public
- * and captured transcripts; tests/unit/detect_quality_floor.test.ts keeps a floor on five
+ * tests/unit/detect/detection_quality.test.ts asserts that the detection beats the baseline on the public
+ * and captured transcripts; tests/unit/detect/quality_floor.test.ts keeps a floor on five
  * development-set sessions ({@linkcode evaluateDevSet}).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

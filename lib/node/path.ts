@@ -2,7 +2,7 @@
 // operations: a path with no empty, `.` or `..` segment is already what node:path would make of
 // it. Everything else (and everything on Windows) goes to node:path, loaded on first use: loading
 // it is a good part of what the tool-call hooks add to the runtime's start (bench/README.md), and
-// most runs never need it. tests/unit/node_path.test.ts holds every function
+// most runs never need it. tests/unit/node/node_path.test.ts holds every function
 // against node:path.posix. Import from here in lib/ and hooks/ (tests/unit/sources.test.ts checks it).
 import type * as NodePath from "node:path";
 

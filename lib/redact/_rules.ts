@@ -105,7 +105,7 @@ const matches = (re: RegExp) => (text: string) => re.test(text);
  * One cheap test that every rule's `hint` implies: a text it does not match can hold no secret any
  * rule would redact, so {@linkcode redact} returns it untouched after a single native regex scan
  * instead of eighteen hint checks. Case-insensitive, so it is a superset of the case-sensitive
- * hints; tests/unit/redact.test.ts checks the implication on the secret corpus and random text.
+ * hints; tests/unit/redact/redact.test.ts checks the implication on the secret corpus and random text.
  */
 export const ANY_HINT =
   /pass|pwd|secret|token|auth|credential|key|cookie|session|signature|dsn|bearer|:\/\/|sk-|[sr]k_(?:live|test)_|whsec_|npm_|aiza|gocspx-|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|a(?:ki|si|bi|cc)a|eyj|hooks\.slack\.com|gl(?:pat|dt|rt|ptt|ft|soat|cbt)-|hf_|do[por]_v1_|sg\.|ya29\.|curl|mysql|mariadb/i;

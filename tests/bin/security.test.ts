@@ -203,7 +203,7 @@ describe("injection", () => {
 
 describe("secrets end to end", () => {
   // kind<TAB>secret[<TAB>context with {secret}]: a secret that is one only in its context (a
-  // password, an AWS secret key) is planted in that context, as tests/unit/redact.test.ts does.
+  // password, an AWS secret key) is planted in that context, as tests/unit/redact/redact.test.ts does.
   const rows = readFileSync(join(import.meta.dirname!, "..", "fixtures", "redaction", "secrets.txt"), "utf8")
     .split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split("\t").map((f) => f.replaceAll("\\n", "\n")));
   const corpus = rows.map(([, secret, ctx]) => ctx ? ctx.replaceAll("{secret}", secret) : secret);

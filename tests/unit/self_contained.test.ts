@@ -30,7 +30,7 @@ const OTHER = /\.(?:sh|py)$/;
  * temporary project or world, never against the file's folder). Every entry must still occur.
  */
 const HOSTILE_INPUT: Record<string, string[]> = {
-  "tests/unit/quiet_prompt.test.ts": ["../../../etc/passwd"],
+  "tests/unit/events/quiet_prompt.test.ts": ["../../../etc/passwd"],
   "tests/bin/security.test.ts": ["../../../../outside/secret.md"],
 };
 

@@ -1,0 +1,108 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cliStatus, type StatusReport } from "../../../lib/cli/status.ts";
+import { sanitizeProjectPath } from "../../../lib/cli/_doctor_files.ts";
+
+const FIX = join(import.meta.dirname!, "..", "..", "fixtures");
+const SESSION = "7da37d46-8061-4f75-801e-26383afad198";
+
+function setup(): { home: string; project: string; state: string; env: Record<string, string> } {
+  const root = mkdtempSync(join(tmpdir(), "rehydrate-status-test-"));
+  const home = join(root, "home");
+  const project = join(root, "project");
+  const state = join(root, "state");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  return { home, project, state, env: { HOME: home, REHYDRATE_STATE_DIR: state } };
+}
+
+function status(s: ReturnType<typeof setup>, args: string[] = ["--json"]): { code: number; out: string; err: string } {
+  let out = "";
+  let err = "";
+  const code = cliStatus(args, { out: (t) => void (out += t), err: (t) => void (err += t) }, { cwd: s.project, homeDir: s.home, env: s.env });
+  return { code, out, err };
+}
+
+function assistantRow(input: number, cacheRead: number): string {
+  return JSON.stringify({
+    parentUuid: null,
+    isSidechain: false,
+    type: "assistant",
+    uuid: "a1",
+    sessionId: SESSION,
+    timestamp: "2026-11-21T10:00:00.000Z",
+    message: { model: "claude-opus-4-6", id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "ok" }], usage: { input_tokens: input, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: 0, output_tokens: 5 } },
+  }) + "\n";
+}
+
+describe("cliStatus()", () => {
+  test("cliStatus() on an empty project reports no workflow, no detection, nothing pending and no session", () => {
+    const s = setup();
+    const r = status(s);
+    assert.equal(r.code, 0);
+    const report: StatusReport = JSON.parse(r.out);
+    assert.deepEqual(report.workflows.map((w) => [w.workflow, w.used]), [["projects", false], ["orchestration", false], ["dispatch", false]]);
+    assert.equal(report.lastDetection, null);
+    assert.deepEqual(report.pendingCheckpoints, []);
+    assert.deepEqual(report.pendingMarkers, []);
+    assert.equal(report.latestSession, null);
+  });
+
+  test("cliStatus() reports the last detection, unacknowledged checkpoints and waiting re-read markers", () => {
+    const s = setup();
+    mkdirSync(join(s.project, "00-system", ".cache"), { recursive: true });
+    mkdirSync(join(s.project, "02-projects"), { recursive: true });
+    copyFileSync(join(FIX, "workspace", "states", "precompact-valid.json"), join(s.project, "00-system", ".cache", "precompact_state.json"));
+    mkdirSync(join(s.project, "projects", "PROJ-001"), { recursive: true });
+    writeFileSync(join(s.project, "projects", "PROJ-001", "ORCHESTRATION.yaml"), "workflow:\n  id: w\n");
+    const cps = join(s.project, ".jerry", "checkpoints");
+    mkdirSync(cps, { recursive: true });
+    copyFileSync(join(FIX, "schemas", "valid", "checkpoint.v1", "design-note-003.json"), join(cps, "cx-001-checkpoint.json"));
+    copyFileSync(join(FIX, "schemas", "valid", "checkpoint.v1", "nothing-known.json"), join(cps, "cx-002-checkpoint.json"));
+    mkdirSync(join(s.state, "markers"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(s.state, "markers", `${SESSION}.json`), JSON.stringify({ session_id: SESSION, created_at: "2026-11-21T10:00:00Z", files: ["a.md", "b.md"] }));
+    const report: StatusReport = JSON.parse(status(s).out);
+    assert.deepEqual(report.workflows.filter((w) => w.used).map((w) => w.workflow), ["projects", "orchestration"]);
+    assert.deepEqual(
+      { ...report.lastDetection, file: undefined },
+      { file: undefined, activeProjectId: "01-website-redesign", confidence: "high", method: "transcript", timestamp: "2026-11-21T09:59:00.000Z" },
+    );
+    assert.deepEqual(report.pendingCheckpoints.map((c) => c.id), ["cx-001"]);
+    assert.deepEqual(report.pendingMarkers.map((m) => [m.sessionId, m.files]), [[SESSION, 2]]);
+    const text = status(s, []).out;
+    assert.match(text, /^Last detection: 01-website-redesign \(confidence high, by transcript, /m);
+    assert.match(text, /^Pending checkpoints: cx-001 \(2026-02-19T10:00:00Z\); rehydrate ack acknowledges them$/m);
+  });
+
+  test("cliStatus() measures the newest session's context fill with the model its session record holds", () => {
+    const s = setup();
+    const dir = join(s.home, ".claude", "projects", sanitizeProjectPath(s.project));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${SESSION}.jsonl`), assistantRow(1000, 49_000));
+    let report: StatusReport = JSON.parse(status(s).out);
+    assert.deepEqual(
+      { ...report.latestSession, transcript: undefined },
+      { transcript: undefined, sessionId: SESSION, model: "claude-opus-4-6", tokens: 50_000, window: 200_000, percent: 25, source: "usage" },
+    );
+    mkdirSync(join(s.state, "sessions"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(s.state, "sessions", `${SESSION}.json`), JSON.stringify({ session_id: SESSION, model: "claude-opus-4-6[1m]" }));
+    report = JSON.parse(status(s).out);
+    assert.equal(report.latestSession?.model, "claude-opus-4-6[1m]");
+    assert.equal(report.latestSession?.window, 1_000_000);
+    assert.equal(report.latestSession?.percent, 5);
+    assert.match(status(s, []).out, new RegExp(`^Latest session: ${SESSION}: 50000 of 1000000 tokens \\(5%\\), model claude-opus-4-6\\[1m\\]$`, "m"));
+  });
+
+  test("cliStatus() answers --help with examples and refuses a missing project with one line and exit 2", () => {
+    const s = setup();
+    const help = status(s, ["--help"]);
+    assert.equal(help.code, 0);
+    assert.match(help.out, /Examples:\n {2}rehydrate status/);
+    const bad = status(s, ["--project", join(s.project, "nope")]);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.err.split("\n").filter(Boolean).length, 1);
+  });
+});

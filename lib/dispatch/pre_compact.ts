@@ -108,7 +108,7 @@ export function rereadPreCompact(
       created_at: createdAt,
     };
     writeRereadMarker(dir, marker);
-    ctx.log(`re-read marker written for a ${type} session (${unique.length} files)`);
+    ctx.log(`re-read marker written (${type}, ${unique.length} files)`);
   }
   if (role.role === "handler") refreshHandlerRegistration(dir, key, input.session_id, ctx.now);
   try {

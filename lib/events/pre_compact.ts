@@ -9,6 +9,7 @@ import { guard } from "./_guard.ts";
 import { projectPreCompact } from "../projects/pre_compact.ts";
 import { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
 import { sessionPreCompact } from "../session/pre_compact.ts";
+import { sweepSessionSnapshots } from "../session/snapshot_file.ts";
 
 /** What PreCompact prints at most: the summarizer reads it with its own instructions. */
 const PRECOMPACT_MAX_CHARS = 2500;
@@ -54,7 +55,11 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
   const workflowChars = instructions.join("\n\n").length;
   const session = guard(ctx, "session", () => sessionPreCompact(ctx, { maxChars: PRECOMPACT_MAX_CHARS - workflowChars - 2 }));
   if (session?.summaryInstructions) instructions.unshift(session.summaryInstructions.trimEnd());
-  if (session) extra ??= { kind: "session", files: session.rereadFiles, reason: session.rereadReason };
+  if (session) {
+    // An orchestration run names no files of its own: the files this session edited stand in.
+    if (extra && extra.files.length === 0) extra = { ...extra, files: session.rereadFiles };
+    extra ??= { kind: "session", files: session.rereadFiles, reason: session.rereadReason };
+  }
   guard(ctx, "re-read", () => rereadPreCompact(ctx, extra, { compactionId }));
   // Leftovers of writes killed midway (the state stays whole; the temp files would pile up).
   guard(ctx, "sweep", () => {
@@ -63,6 +68,7 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
     // Only a checkpoints directory the orchestration code just accepted (inside the project).
     if (orchestration) dirs.push(dirname(orchestration.checkpointPath));
     sweepTempFiles(dirs, { now: ctx.now });
+    sweepSessionSnapshots(dir, { now: ctx.now });
   });
 
   const text = instructions.join("\n\n").trim();

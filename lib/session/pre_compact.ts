@@ -40,6 +40,7 @@ export function sessionPreCompact(
     cwd: typeof input.cwd === "string" ? input.cwd : ctx.projectDir,
     trigger: typeof input.trigger === "string" ? input.trigger : null,
     builtBy: "pre-compact",
+    budgetBytes: ctx.config().transcript.scanBudgetBytes,
     now: ctx.now,
   });
   writeSessionSnapshot(ctx.stateDir(), snapshot);

@@ -23,6 +23,7 @@ export function sessionContext(
   const { snapshot, rebuilt, problem } = currentSessionSnapshot(ctx.stateDir(), input.transcript_path, {
     sessionId: input.session_id,
     cwd: typeof input.cwd === "string" ? input.cwd : ctx.projectDir,
+    budgetBytes: ctx.config().transcript.scanBudgetBytes,
     now: ctx.now,
   });
   if (problem) ctx.log(`session: ${problem}`);

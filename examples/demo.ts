@@ -1,13 +1,14 @@
 #!/usr/bin/env bun
 /**
- * The demo: scripted compaction cycles run against the compiled binaries in dist/, one per
- * workflow, on copies of the samples in examples/. It plays Claude Code's part: writes a
- * transcript, then pipes each hook its JSON exactly as the client would, and prints what each
- * hook received, what it returned and how long the binary took.
+ * The demo: scripted compaction cycles run against the compiled binaries in dist/, on copies of
+ * the samples in examples/: first an ordinary repository (the everyday layer, before and after),
+ * then one per workflow. It plays Claude Code's part: writes a transcript, then pipes each hook
+ * its JSON exactly as the client would, and prints what each hook received, what it returned and
+ * how long the binary took.
  *
  *   npm run demo                  build the host binaries, then run every scenario
  *   bun examples/demo.ts          run against an existing dist/
- *   bun examples/demo.ts project  one scenario: project | orchestration | worker
+ *   bun examples/demo.ts everyday one scenario: everyday | project | orchestration | worker
  *   bun examples/demo.ts --keep   keep the temporary directories and print their paths
  *
  * Nothing outside fresh temporary directories is touched: HOME and the state directory point there.
@@ -16,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeDemoTranscript } from "./demo_transcript.ts";
+import { EVERYDAY_REQUEST, EVERYDAY_TASK, writeDemoTranscript, writeEverydayTranscript } from "./demo_transcript.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
 const DIST = join(ROOT, "dist");
@@ -107,8 +108,9 @@ function brief(input: Record<string, unknown>): string {
   return JSON.stringify({ session_id: "…", transcript_path: "…", cwd: "…", ...rest }, null, 2);
 }
 
-function scenario(name: string, title: string, box: Sandbox, steps: Step[]): void {
+function scenario(name: string, title: string, box: Sandbox, steps: Step[], intro?: () => void): void {
   console.log(`\n════ ${title}\n  workspace: ${box.project}\n`);
+  intro?.();
   for (const step of steps) {
     step.before?.();
     const argv = Array.isArray(step.hook) ? step.hook : [step.hook];
@@ -121,7 +123,7 @@ function scenario(name: string, title: string, box: Sandbox, steps: Step[]): voi
     console.log(`── ${step.title}`);
     if (step.input) show("stdin", brief(step.input), 700);
     else show("command", argv.join(" "));
-    show(`stdout (exit ${r.status}, ${ms.toFixed(1)} ms)`, pretty(r.stdout));
+    show(`stdout (exit ${r.status}, ${ms.toFixed(1)} ms)`, pretty(r.stdout), 6000);
     if (r.stderr) show("stderr", r.stderr);
     step.after?.();
     console.log("");
@@ -132,19 +134,81 @@ function scenario(name: string, title: string, box: Sandbox, steps: Step[]): voi
   else rmSync(box.dir, { recursive: true, force: true });
 }
 
+function everydayScenario(): void {
+  const box = sandbox("everyday", "3b9e4d2a-7c1f-4e8b-a6d5-2f0c9b8e7a61");
+  // A plain git checkout on a branch, and the re-read enforcement switched on for this repository.
+  mkdirSync(join(box.project, ".git"));
+  writeFileSync(join(box.project, ".git", "HEAD"), "ref: refs/heads/fix/rounding\n");
+  mkdirSync(join(box.project, ".claude"));
+  writeFileSync(join(box.project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }, null, 2) + "\n");
+  writeEverydayTranscript(box.transcript, { projectDir: box.project, sessionId: box.base.session_id });
+  const format = join(box.project, "src", "format.js");
+  const snapshot = join(box.env.REHYDRATE_STATE_DIR, "sessions", `${box.base.session_id}.snapshot.json`);
+  const before = () => {
+    console.log("── Without rehydrate: the same /compact with no hooks registered");
+    show("PreCompact: what the summarizer gets besides Claude Code's own instructions", "(nothing)");
+    show("SessionStart(compact): what the model gets besides Claude Code's summary", "(nothing)");
+    show(
+      "Claude Code re-attaches by itself",
+      "up to 5 recently read files (here test/format.test.js, src/format.js, src/parse.js), the plan file, skills, CLAUDE.md",
+    );
+    show(
+      "and leaves to the summary's wording",
+      `the open task "${EVERYDAY_TASK}" and its status,\n` +
+        `the user's latest request "${EVERYDAY_REQUEST}",\n` +
+        "which files were edited (src/format.js)",
+    );
+    console.log("\n── With rehydrate: the everyday layer, on in every repository (this copy turns on reread.enforce)\n");
+  };
+  scenario("everyday", "Ordinary repository (examples/everyday): no workflow layout, one open task, one edited file", box, [
+    {
+      title: "PreCompact (/compact): save the session snapshot; instructions for the summarizer",
+      hook: "pre-compact",
+      input: { ...box.base, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: null },
+      after: () =>
+        show(
+          `<stateDir>/sessions/${box.base.session_id}.snapshot.json (schemas/session_snapshot.v1.json)`,
+          existsSync(snapshot) ? JSON.stringify(JSON.parse(readFileSync(snapshot, "utf8")), null, 2) : "(none)",
+          2400,
+        ),
+    },
+    {
+      title: "SessionStart(compact): the session comes back as one <session-context>",
+      hook: "session-start",
+      input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
+    },
+    {
+      title: "UserPromptSubmit: already delivered, so nothing is injected twice",
+      hook: "user-prompt-submit",
+      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "carry on" },
+      before: () => appendCompaction(box.transcript, box.base.session_id),
+    },
+    {
+      title: "PreToolUse: the first tool call is denied once (reread.enforce: true), naming the edited file",
+      hook: "pre-tool-use",
+      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Edit", tool_input: { file_path: format, old_string: "return `€${total}`;", new_string: "return `€${(total / 100).toFixed(2)}`;" }, tool_use_id: "toolu_demo_0101" },
+    },
+    {
+      title: "PreToolUse: the agent re-reads src/format.js; calls pass again",
+      hook: "pre-tool-use",
+      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: format }, tool_use_id: "toolu_demo_0102" },
+    },
+  ], before);
+}
+
 function projectScenario(): void {
   const box = sandbox("workspace", "4f6d2c1e-9b7a-4e3d-8c21-5a0f9e7b3d10");
   writeDemoTranscript(box.transcript, { projectDir: box.project, sessionId: box.base.session_id });
   const steps = join(box.project, "02-projects", "01-website-redesign", "01-planning", "04-steps.md");
   scenario("project", "Project workspace: the agent was working on 02-projects/01-website-redesign", box, [
     {
-      title: "PreCompact (/compact): save the active project and working set; instructions for the summarizer",
+      title: "PreCompact (/compact): save the session snapshot, the active project and its working set; instructions for the summarizer",
       hook: "pre-compact",
       input: { ...box.base, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: null },
       after: () => show("00-system/.cache/precompact_state.json", readFileSync(join(box.project, "00-system", ".cache", "precompact_state.json"), "utf8"), 900),
     },
     {
-      title: "SessionStart(compact): the project comes back as <nexus-context mode=\"compact\">",
+      title: "SessionStart(compact): the everyday <session-context>, then the project as <nexus-context mode=\"compact\">, in one injection",
       hook: "session-start",
       input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
     },
@@ -251,7 +315,7 @@ for (const bin of ["pre-compact", "session-start", "user-prompt-submit", "pre-to
   }
 }
 
-const SCENARIOS: Record<string, () => void> = { project: projectScenario, orchestration: orchestrationScenario, worker: workerScenario };
+const SCENARIOS: Record<string, () => void> = { everyday: everydayScenario, project: projectScenario, orchestration: orchestrationScenario, worker: workerScenario };
 for (const name of only) {
   if (!SCENARIOS[name]) {
     console.error(`demo: unknown scenario "${name}"; known: ${Object.keys(SCENARIOS).join(", ")}`);

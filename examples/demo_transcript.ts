@@ -1,9 +1,14 @@
 /**
- * Writes the demo's transcript: a realistic Claude Code JSONL session (2.1.x row shapes: one
+ * Writes the demo's transcripts: realistic Claude Code JSONL sessions (2.1.x row shapes: one
  * assistant row per content block sharing `message.id`, usage on every assistant row, tool results
- * with `toolUseResult`) in which the agent first glances at one project, then works on another:
- * reads its manifest and steps, edits a file, runs tests and writes a todo list that names the
- * files it will need next.
+ * with `toolUseResult`).
+ *
+ * - {@linkcode writeDemoTranscript}: in the sample workspace, the agent first glances at one
+ *   project, then works on another: reads its manifest and steps, edits a file, runs tests and
+ *   writes a todo list that names the files it will need next.
+ * - {@linkcode writeEverydayTranscript}: in an ordinary repository (examples/everyday), the agent
+ *   finds a rounding bug, plans the fix with `TaskCreate`/`TaskUpdate`, edits one file, and the
+ *   user asks for the regression test.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,11 +18,9 @@ export interface DemoTranscriptOptions {
   sessionId: string;
 }
 
-export function writeDemoTranscript(path: string, options: DemoTranscriptOptions): void {
+/** Builds the rows of one session: typed messages, assistant blocks and tool calls with their results. */
+function transcriptRows(options: DemoTranscriptOptions) {
   const { projectDir, sessionId } = options;
-  const p = (rel: string) => join(projectDir, rel);
-  const web = "02-projects/01-website-redesign";
-  const api = "02-projects/02-api-migration";
   const rows: unknown[] = [];
   let n = 0;
   let parent: string | null = null;
@@ -54,6 +57,16 @@ export function writeDemoTranscript(path: string, options: DemoTranscriptOptions
       toolUseResult: toolUseResult ?? { stdout: result },
     });
   };
+  const write = (path: string) => writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  return { user, assistant, call, write };
+}
+
+/** The project-workspace session, for examples/workspace. */
+export function writeDemoTranscript(path: string, options: DemoTranscriptOptions): void {
+  const p = (rel: string) => join(options.projectDir, rel);
+  const web = "02-projects/01-website-redesign";
+  const api = "02-projects/02-api-migration";
+  const { user, assistant, call, write } = transcriptRows(options);
 
   user("What's the status of the API migration?");
   call("Read", { file_path: p(`${api}/01-planning/04-steps.md`) }, "# Steps\n- [x] Write overview\n- [ ] Plan", { type: "text", file: { filePath: p(`${api}/01-planning/04-steps.md`) } });
@@ -75,5 +88,44 @@ export function writeDemoTranscript(path: string, options: DemoTranscriptOptions
     ],
   }, "Todos have been modified successfully.");
   assistant([{ type: "text", text: `Next I'll wire \`${web}/03-working/pricing.json\` into the table, then tick the task in 04-steps.md.` }]);
-  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  write(path);
+}
+
+/** The task the everyday session plans and leaves in progress. */
+export const EVERYDAY_TASK = "Fix rounding: sum integer cents in src/format.js";
+/** The user's latest request in the everyday session. */
+export const EVERYDAY_REQUEST = "Now write the regression test for 0.1 + 0.2";
+
+/** The ordinary-repository session, for examples/everyday (the same story as tests/e2e/everyday.test.ts). */
+export function writeEverydayTranscript(path: string, options: DemoTranscriptOptions): void {
+  const p = (rel: string) => join(options.projectDir, rel);
+  const { user, assistant, call, write } = transcriptRows(options);
+  const read = (rel: string, text: string) =>
+    call("Read", { file_path: p(rel) }, text, { type: "text", file: { filePath: p(rel), content: text } });
+
+  user("The totals are off by a cent sometimes. Find out why.");
+  read("src/format.js", "export function formatTotal(prices) {\n  let total = 0;\n  for (const price of prices) total += price;\n  return `€${total}`;\n}");
+  call("TaskCreate", {
+    subject: EVERYDAY_TASK,
+    description: "Floats drift: 0.1 + 0.2 is 0.30000000000000004. Convert to cents first.",
+    activeForm: "Fixing rounding",
+  }, `Task #1 created successfully: ${EVERYDAY_TASK}`, { task: { id: "1", subject: EVERYDAY_TASK } });
+  call("TaskCreate", {
+    subject: "Add a regression test for 0.1 + 0.2",
+    description: "In test/format.test.js: formatTotal([0.1, 0.2]) must print €0.30.",
+    activeForm: "Adding the regression test",
+  }, "Task #2 created successfully: Add a regression test for 0.1 + 0.2", { task: { id: "2", subject: "Add a regression test for 0.1 + 0.2" } });
+  call("TaskUpdate", { taskId: "1", status: "in_progress" }, "Updated task #1 status", {
+    success: true, taskId: "1", updatedFields: ["status"], statusChange: { from: "pending", to: "in_progress" },
+  });
+  read("src/parse.js", "export function parsePrices(text) {\n  return text.split(\",\").map((s) => Number(s.trim()));\n}");
+  call("Edit", { file_path: p("src/format.js"), old_string: "total += price;", new_string: "total += Math.round(price * 100);" }, "The file has been updated.", {
+    filePath: p("src/format.js"), oldString: "total += price;", newString: "total += Math.round(price * 100);",
+  });
+  call("Bash", { command: "grep -rn formatTotal src test", description: "Find the callers" }, "src/format.js:2:export function formatTotal(prices) {\ntest/format.test.js:3:import { formatTotal } from \"../src/format.js\";");
+  assistant([{ type: "text", text: "format.js now sums integer cents; the division back to euros is next." }]);
+  user(EVERYDAY_REQUEST);
+  read("test/format.test.js", "test(\"formatTotal adds the prices\", () => {\n  assert.equal(formatTotal([1, 2]), \"€3\");\n});");
+  assistant([{ type: "text", text: "I'll finish the division in src/format.js first, then add the test." }]);
+  write(path);
 }

@@ -42,7 +42,14 @@ export const TARGETS: Record<string, string> = {
 };
 
 // The compile flags live in build_flags.ts (no Bun APIs there, so tests type-check under Deno).
-export { COMPILE_FLAGS, HOOK_EXTRA_ENTRIES, HOOKS, JIT_POLICY, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
+export {
+  COMPILE_FLAGS,
+  HOOK_EXTRA_ENTRIES,
+  HOOKS,
+  JIT_POLICY,
+  MULTICALL_ENTRIES,
+  MULTICALL_FLAGS,
+} from "./build_flags.ts";
 
 function hostTarget(): string {
   const os = process.platform === "win32" ? "windows" : process.platform;
@@ -59,7 +66,9 @@ function compile(entry: string, outfile: string, bunTarget: string | null, bytec
   if (bytecode) args.push("--bytecode");
   const r = Bun.spawnSync(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if (r.exitCode !== 0) {
-    throw new Error(`bun build failed for ${entry} (${bunTarget ?? "host"}):\n${r.stderr.toString()}${r.stdout.toString()}`);
+    throw new Error(
+      `bun build failed for ${entry} (${bunTarget ?? "host"}):\n${r.stderr.toString()}${r.stdout.toString()}`,
+    );
   }
 }
 
@@ -92,21 +101,25 @@ function main(): void {
     },
   });
   if (values.help) {
-    console.log(readFileSync(import.meta.filename, "utf8").split("\n").slice(2, 16).map((l) => l.replace(/^ \* ?/, "")).join("\n"));
+    console.log(
+      readFileSync(import.meta.filename, "utf8").split("\n").slice(2, 16).map((l) => l.replace(/^ \* ?/, "")).join(
+        "\n",
+      ),
+    );
     return;
   }
   const host = hostTarget();
-  const wanted = values.target === "all" ? Object.keys(TARGETS) : values.target!.split(",").map((t) => (t === "host" ? host : t));
+  const wanted = values.target === "all"
+    ? Object.keys(TARGETS)
+    : values.target!.split(",").map((t) => (t === "host" ? host : t));
   for (const t of wanted) {
     if (!TARGETS[t]) throw new Error(`unknown target "${t}"; known: host, all, ${Object.keys(TARGETS).join(", ")}`);
   }
-  const names = values.only
-    ? values.only.split(",")
-    : values.release
-    ? ["rehydrate"]
-    : [...BINARIES];
+  const names = values.only ? values.only.split(",") : values.release ? ["rehydrate"] : [...BINARIES];
   for (const n of names) {
-    if (!(BINARIES as readonly string[]).includes(n)) throw new Error(`unknown binary "${n}"; known: ${BINARIES.join(", ")}`);
+    if (!(BINARIES as readonly string[]).includes(n)) {
+      throw new Error(`unknown binary "${n}"; known: ${BINARIES.join(", ")}`);
+    }
   }
 
   if (values.release) {

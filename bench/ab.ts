@@ -43,7 +43,15 @@ import { parseArgs } from "node:util";
 import { HOOK_CASES } from "./gen/inputs.ts";
 import { pairedRatio, roundOrder, summarize } from "./stats.ts";
 import { countInstructions } from "./instructions.ts";
-import { afterCompaction, buildBinaries, evictFromPageCache, pristineWorkspace, sandboxEnv, transcript, WS } from "./run.ts";
+import {
+  afterCompaction,
+  buildBinaries,
+  evictFromPageCache,
+  pristineWorkspace,
+  sandboxEnv,
+  transcript,
+  WS,
+} from "./run.ts";
 
 function main(): void {
   const { values, positionals } = parseArgs({
@@ -65,7 +73,9 @@ function main(): void {
   const hook = HOOK_CASES.find((h) => h.id === caseId);
   const mb = Number(mbText);
   if (!hook || !(mb > 0)) {
-    console.error(`usage: bun bench/ab.ts <case> <MB> [binary|dir ...]; cases: ${HOOK_CASES.map((h) => h.id).join(", ")}`);
+    console.error(
+      `usage: bun bench/ab.ts <case> <MB> [binary|dir ...]; cases: ${HOOK_CASES.map((h) => h.id).join(", ")}`,
+    );
     process.exit(2);
   }
   const runs = Math.max(1, Number(values.runs));
@@ -99,13 +109,18 @@ function main(): void {
       env: { ...env, ...extraEnv },
     })),
   ];
-  const spawn = (argv: string[], e = env) => Bun.spawnSync(argv, { cwd: WS, env: e, stdin, stdout: "pipe", stderr: "pipe" });
+  const spawn = (argv: string[], e = env) =>
+    Bun.spawnSync(argv, { cwd: WS, env: e, stdin, stdout: "pipe", stderr: "pipe" });
 
   if (values.jit) {
     console.log(`${hook.id} on ${mb} MB: functions JavaScriptCore compiled in one run`);
     for (const c of commands) {
       restore();
-      const r = spawn([c.path, ...(c.args ?? [])], { ...c.env, BUN_JSC_reportBaselineCompileTimes: "1", BUN_JSC_reportDFGCompileTimes: "1" });
+      const r = spawn([c.path, ...(c.args ?? [])], {
+        ...c.env,
+        BUN_JSC_reportBaselineCompileTimes: "1",
+        BUN_JSC_reportDFGCompileTimes: "1",
+      });
       const lines = r.stderr.toString().split("\n").filter((l) => l.startsWith("Optimized"));
       const dfg = lines.filter((l) => / using DFG /.test(l)).length;
       console.log(`${c.id.padEnd(40)} baseline ${lines.length - dfg}, DFG ${dfg}`);
@@ -119,7 +134,9 @@ function main(): void {
     for (const c of commands) {
       const n = countInstructions([c.path, ...(c.args ?? [])], { cwd: WS, env: c.env, stdin, restore });
       if (c.id === "floor") floorCount = n;
-      console.log(`${c.id.padEnd(40)} ${(n / 1e6).toFixed(2)}M, ${((n - floorCount) / 1e6).toFixed(2)}M more than the floor`);
+      console.log(
+        `${c.id.padEnd(40)} ${(n / 1e6).toFixed(2)}M, ${((n - floorCount) / 1e6).toFixed(2)}M more than the floor`,
+      );
     }
     return;
   }
@@ -134,7 +151,9 @@ function main(): void {
         const lines = r.stderr.toString().split("\n");
         events.forEach((e, i) => {
           const line = lines.find((l) => l.split(",")[2] === e);
-          if (line === undefined) throw new Error(`perf stat failed (is perf installed?): ${r.stderr.toString().slice(0, 200)}`);
+          if (line === undefined) {
+            throw new Error(`perf stat failed (is perf installed?): ${r.stderr.toString().slice(0, 200)}`);
+          }
           counts.get(c.id)![i]!.push(Number(line.split(",")[0]));
         });
       }
@@ -142,7 +161,11 @@ function main(): void {
     console.log(`${hook.id} on ${mb} MB under perf stat, ${runs} runs, medians:`);
     for (const c of commands) {
       const [clock, faults, major, switches] = counts.get(c.id)!.map((v) => summarize(v).median);
-      console.log(`${c.id.padEnd(40)} task-clock ${clock!.toFixed(2)} ms, page faults ${faults!.toFixed(0)} (major ${major!.toFixed(0)}), context switches ${switches!.toFixed(0)}`);
+      console.log(
+        `${c.id.padEnd(40)} task-clock ${clock!.toFixed(2)} ms, page faults ${faults!.toFixed(0)} (major ${
+          major!.toFixed(0)
+        }), context switches ${switches!.toFixed(0)}`,
+      );
     }
     return;
   }
@@ -154,8 +177,21 @@ function main(): void {
     for (let round = 0; round < runs; round++) {
       for (const c of roundOrder(commands, round)) {
         restore();
-        const r = spawn(["strace", "--seccomp-bpf", "-f", "-ttt", "-e", "trace=execve,read,exit_group", "-o", trace, c.path, ...(c.args ?? [])], c.env);
-        if (r.exitCode === null || r.exitCode > 2) throw new Error(`strace failed: ${r.stderr.toString().slice(0, 200)}`);
+        const r = spawn([
+          "strace",
+          "--seccomp-bpf",
+          "-f",
+          "-ttt",
+          "-e",
+          "trace=execve,read,exit_group",
+          "-o",
+          trace,
+          c.path,
+          ...(c.args ?? []),
+        ], c.env);
+        if (r.exitCode === null || r.exitCode > 2) {
+          throw new Error(`strace failed: ${r.stderr.toString().slice(0, 200)}`);
+        }
         const lines = readFileSync(trace, "utf8").split("\n");
         const exec = at(lines, /execve\(/), stdinRead = at(lines, / read\(0,/), exit = at(lines, /exit_group/);
         phases.get(c.id)!.start.push(stdinRead - exec);
@@ -163,10 +199,16 @@ function main(): void {
       }
     }
     rmSync(trace, { force: true });
-    console.log(`${hook.id} on ${mb} MB under strace (slower than without; compare the columns), ${runs} runs, medians:`);
+    console.log(
+      `${hook.id} on ${mb} MB under strace (slower than without; compare the columns), ${runs} runs, medians:`,
+    );
     for (const c of commands) {
       const p = phases.get(c.id)!;
-      console.log(`${c.id.padEnd(40)} start-up ${summarize(p.start).median.toFixed(2)} ms, then ${summarize(p.rest).median.toFixed(2)} ms`);
+      console.log(
+        `${c.id.padEnd(40)} start-up ${summarize(p.start).median.toFixed(2)} ms, then ${
+          summarize(p.rest).median.toFixed(2)
+        } ms`,
+      );
     }
     return;
   }
@@ -182,7 +224,9 @@ function main(): void {
     }
   }
   const floor = summarize(wall.get("floor")!).median;
-  console.log(`${hook.id} on ${mb} MB, ${runs} runs each, interleaved; per round: each run / the floor's (or rehydrate's) run in the same round, median [95 % interval]:`);
+  console.log(
+    `${hook.id} on ${mb} MB, ${runs} runs each, interleaved; per round: each run / the floor's (or rehydrate's) run in the same round, median [95 % interval]:`,
+  );
   const per = (a: string, b: string): string => {
     const r = pairedRatio(wall.get(a)!, wall.get(b)!);
     return r ? `${r.median.toFixed(3)} [${r.lo.toFixed(3)}, ${r.hi.toFixed(3)}]` : "–";
@@ -191,7 +235,11 @@ function main(): void {
     const s = summarize(wall.get(c.id)!);
     const vsOurs = c.id !== "floor" && c.id !== "rehydrate" ? `  per round vs rehydrate ${per(c.id, "rehydrate")}` : "";
     const vsFloor = c.id === "floor" ? "" : `  per round ${per(c.id, "floor")}`;
-    console.log(`${c.id.padEnd(40)} median ${s.median.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms  ${(s.median / floor).toFixed(3)}x the floor${vsFloor}${vsOurs}`);
+    console.log(
+      `${c.id.padEnd(40)} median ${s.median.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms  ${
+        (s.median / floor).toFixed(3)
+      }x the floor${vsFloor}${vsOurs}`,
+    );
   }
 }
 

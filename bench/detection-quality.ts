@@ -25,7 +25,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { detectWorkspace } from "../lib/detect/workspace.ts";
-import { WORKING_SET_MIN_SHARE, WORKING_SET_RULES, type WorkingSetOptions, type WorkingSetRule } from "../lib/detect/working_set.ts";
+import {
+  WORKING_SET_MIN_SHARE,
+  WORKING_SET_RULES,
+  type WorkingSetOptions,
+  type WorkingSetRule,
+} from "../lib/detect/working_set.ts";
 import { resolvePath } from "../lib/detect/_paths.ts";
 
 /** Tools whose file path counts as "touched". */
@@ -86,7 +91,10 @@ function filesIn(dir: string, ext: string): string[] {
 
 /** The transcripts the unit test evaluates: the public fixtures and the 2.1.197 captures. */
 export function fixtureFiles(): string[] {
-  return [...filesIn(join(FIXTURES, "public"), ".jsonl"), ...filesIn(join(FIXTURES, "claude-code-2.1.197", "transcripts"), ".jsonl")];
+  return [
+    ...filesIn(join(FIXTURES, "public"), ".jsonl"),
+    ...filesIn(join(FIXTURES, "claude-code-2.1.197", "transcripts"), ".jsonl"),
+  ];
 }
 
 /** The development set: 30 real sessions cut after their first compaction (gzip JSONL). */
@@ -118,15 +126,23 @@ export function evaluateDetection(files: readonly string[] = fixtureFiles()): Ev
       const calls = forwardCalls(rows);
       const cuts: { line: number; kind: "boundary" | "synthetic" }[] = [];
       rows.forEach((r, i) => {
-        if (r && r.type === "system" && r.subtype === "compact_boundary" && r.isSidechain !== true) cuts.push({ line: i, kind: "boundary" });
+        if (r && r.type === "system" && r.subtype === "compact_boundary" && r.isSidechain !== true) {
+          cuts.push({ line: i, kind: "boundary" });
+        }
       });
-      for (let k = SYNTHETIC_EVERY; k < calls.length; k += SYNTHETIC_EVERY) cuts.push({ line: calls[k].line, kind: "synthetic" });
+      for (let k = SYNTHETIC_EVERY; k < calls.length; k += SYNTHETIC_EVERY) {
+        cuts.push({ line: calls[k].line, kind: "synthetic" });
+      }
       for (const cut of cuts) {
         const before = calls.filter((c) => c.line < cut.line);
         const after = calls.filter((c) => c.line >= cut.line).slice(0, HORIZON);
         const targets = new Set(touched(after));
         if (targets.size === 0) {
-          result.skipped.push({ file: name, kind: cut.kind, reason: `no file touched in the ${HORIZON} calls after line ${cut.line + 1}` });
+          result.skipped.push({
+            file: name,
+            kind: cut.kind,
+            reason: `no file touched in the ${HORIZON} calls after line ${cut.line + 1}`,
+          });
           continue;
         }
         const baselineList: string[] = [];
@@ -167,19 +183,38 @@ export function totals(cases: readonly CaseResult[]): { ours: Score; baseline: S
     }
     return { hits, size, precision: size === 0 ? 0 : hits / size, recall: targets === 0 ? 0 : hits / targets };
   };
-  return { ours: sum((c) => c.ours), baseline: sum((c) => c.baseline), targets: cases.reduce((a, c) => a + c.targets, 0) };
+  return {
+    ours: sum((c) => c.ours),
+    baseline: sum((c) => c.baseline),
+    targets: cases.reduce((a, c) => a + c.targets, 0),
+  };
 }
 
 /** The markdown report. */
 export function formatEvaluation(e: Evaluation): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const table = (title: string, cases: readonly CaseResult[]) => {
-    const out = [`### ${title}`, "", "| transcript | calls before cut | targets (seen before) | ours P | ours R | baseline P | baseline R |", "|---|---:|---:|---:|---:|---:|---:|"];
+    const out = [
+      `### ${title}`,
+      "",
+      "| transcript | calls before cut | targets (seen before) | ours P | ours R | baseline P | baseline R |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+    ];
     for (const c of cases) {
-      out.push(`| ${c.file} | ${c.callsBefore} | ${c.targets} (${c.targetsSeenBefore}) | ${pct(c.ours.precision)} (${c.ours.hits}/${c.ours.size}) | ${pct(c.ours.recall)} | ${pct(c.baseline.precision)} (${c.baseline.hits}/${c.baseline.size}) | ${pct(c.baseline.recall)} |`);
+      out.push(
+        `| ${c.file} | ${c.callsBefore} | ${c.targets} (${c.targetsSeenBefore}) | ${
+          pct(c.ours.precision)
+        } (${c.ours.hits}/${c.ours.size}) | ${pct(c.ours.recall)} | ${
+          pct(c.baseline.precision)
+        } (${c.baseline.hits}/${c.baseline.size}) | ${pct(c.baseline.recall)} |`,
+      );
     }
     const t = totals(cases);
-    out.push(`| **all ${cases.length}** | | ${t.targets} | **${pct(t.ours.precision)}** | **${pct(t.ours.recall)}** | ${pct(t.baseline.precision)} | ${pct(t.baseline.recall)} |`);
+    out.push(
+      `| **all ${cases.length}** | | ${t.targets} | **${pct(t.ours.precision)}** | **${pct(t.ours.recall)}** | ${
+        pct(t.baseline.precision)
+      } | ${pct(t.baseline.recall)} |`,
+    );
     return out.join("\n");
   };
   return [
@@ -190,7 +225,9 @@ export function formatEvaluation(e: Evaluation): string {
     "",
     table(`Synthetic cuts (every ${SYNTHETIC_EVERY}th main-chain tool call; not real compactions)`, e.synthetic),
     "",
-    `Skipped cuts: ${e.skipped.length === 0 ? "none" : e.skipped.map((s) => `${s.file} (${s.kind}: ${s.reason})`).join("; ")}`,
+    `Skipped cuts: ${
+      e.skipped.length === 0 ? "none" : e.skipped.map((s) => `${s.file} (${s.kind}: ${s.reason})`).join("; ")
+    }`,
   ].join("\n");
 }
 
@@ -204,7 +241,11 @@ function forwardCalls(rows: readonly (Record<string, unknown> | undefined)[]): C
     for (const b of content) {
       if (typeof b !== "object" || b === null || b.type !== "tool_use" || seen.has(b.id)) continue;
       seen.add(b.id);
-      const call: Call = { name: String(b.name), input: typeof b.input === "object" && b.input !== null ? b.input : {}, line };
+      const call: Call = {
+        name: String(b.name),
+        input: typeof b.input === "object" && b.input !== null ? b.input : {},
+        line,
+      };
       if (typeof r.cwd === "string") call.cwd = r.cwd;
       out.push(call);
     }
@@ -224,7 +265,12 @@ function touched(calls: readonly Call[]): string[] {
 
 function score(list: readonly string[], targets: ReadonlySet<string>): Score {
   const hits = list.filter((p) => targets.has(p)).length;
-  return { hits, size: list.length, precision: list.length === 0 ? 0 : hits / list.length, recall: hits / targets.size };
+  return {
+    hits,
+    size: list.length,
+    precision: list.length === 0 ? 0 : hits / list.length,
+    recall: hits / targets.size,
+  };
 }
 
 // --- The development set, scored as issue #24 scores it -------------------------------------
@@ -267,7 +313,10 @@ export interface EvaluateDevSetOptions {
  * compared in normal form (`resolvePath` against the row's cwd). Sessions without a boundary or
  * without file work after it are left out.
  */
-export function evaluateDevSet(files: readonly string[] = devSetFiles(), options: EvaluateDevSetOptions = {}): DevCase[] {
+export function evaluateDevSet(
+  files: readonly string[] = devSetFiles(),
+  options: EvaluateDevSetOptions = {},
+): DevCase[] {
   const out: DevCase[] = [];
   const tmp = mkdtempSync(join(tmpdir(), "rehydrate-dev-"));
   try {
@@ -275,7 +324,9 @@ export function evaluateDevSet(files: readonly string[] = devSetFiles(), options
       const name = file.slice(file.lastIndexOf("/") + 1);
       const lines = readTranscript(file).split("\n");
       const rows = lines.map(parseObject);
-      const cut = rows.findIndex((r) => r !== undefined && r.type === "system" && r.subtype === "compact_boundary" && r.isSidechain !== true);
+      const cut = rows.findIndex((r) =>
+        r !== undefined && r.type === "system" && r.subtype === "compact_boundary" && r.isSidechain !== true
+      );
       if (cut === -1) continue;
       const calls = forwardCalls(rows);
       const before = calls.filter((c) => c.line < cut);
@@ -286,8 +337,17 @@ export function evaluateDevSet(files: readonly string[] = devSetFiles(), options
       const resume = distinct(touched(after.filter((c) => prompt === -1 || c.line < prompt)));
       const prefix = join(tmp, `${name}.jsonl`);
       writeFileSync(prefix, lines.slice(0, cut).join("\n") + "\n");
-      const ours = detectWorkspace(prefix, { workingSetSize: WIDE, workingSet: options.workingSet }).workingSet.map((w) => w.path);
-      out.push({ file: name, callsBefore: before.length, truth, resume, ours, baseline: distinct(touched(before).reverse()).slice(0, WIDE) });
+      const ours = detectWorkspace(prefix, { workingSetSize: WIDE, workingSet: options.workingSet }).workingSet.map((
+        w,
+      ) => w.path);
+      out.push({
+        file: name,
+        callsBefore: before.length,
+        truth,
+        resume,
+        ours,
+        baseline: distinct(touched(before).reverse()).slice(0, WIDE),
+      });
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -322,12 +382,15 @@ export function sumScores(scores: readonly DevScore[]): DevScore {
 /** The development-set report: overall, then per session, for the compaction truth and the resume truth. */
 export function formatDevSet(cases: readonly DevCase[]): string {
   const ratio = (a: number, b: number) => b === 0 ? "-" : `${(a / b).toFixed(2)}`;
-  const cells = (s: DevScore) => `${ratio(s.hits10, s.truth)} (${s.hits10}/${s.truth}) | ${ratio(s.hits10, s.size10)} | ${ratio(s.hits20, s.truth)}`;
+  const cells = (s: DevScore) =>
+    `${ratio(s.hits10, s.truth)} (${s.hits10}/${s.truth}) | ${ratio(s.hits10, s.size10)} | ${ratio(s.hits20, s.truth)}`;
   const head = "| ours R@10 | P@10 | R@20 | baseline R@10 | P@10 | R@20 |";
   const rule = "|---:|---:|---:|---:|---:|---:|";
   const total = (pick: (c: DevCase) => string[]) => {
     const kept = cases.filter((c) => pick(c).length > 0);
-    return `| ${kept.length} | ${cells(sumScores(kept.map((c) => devScore(c.ours, pick(c)))))} | ${cells(sumScores(kept.map((c) => devScore(c.baseline, pick(c)))))} |`;
+    return `| ${kept.length} | ${cells(sumScores(kept.map((c) => devScore(c.ours, pick(c)))))} | ${
+      cells(sumScores(kept.map((c) => devScore(c.baseline, pick(c)))))
+    } |`;
   };
   const out = [
     `Truth: the distinct files of the first ${HORIZON} main-chain file tool calls after the first compact_boundary;`,
@@ -344,8 +407,16 @@ export function formatDevSet(cases: readonly DevCase[]): string {
     `|---|---:|---:${rule}---:|---:|`,
   ];
   for (const c of cases) {
-    const resume = c.resume.length === 0 ? "- | -" : `${ratio(devScore(c.ours, c.resume).hits10, c.resume.length)} | ${ratio(devScore(c.baseline, c.resume).hits10, c.resume.length)}`;
-    out.push(`| ${c.file} | ${c.callsBefore} | ${c.truth.length} (${c.resume.length}) | ${cells(devScore(c.ours, c.truth))} | ${cells(devScore(c.baseline, c.truth))} | ${resume} |`);
+    const resume = c.resume.length === 0
+      ? "- | -"
+      : `${ratio(devScore(c.ours, c.resume).hits10, c.resume.length)} | ${
+        ratio(devScore(c.baseline, c.resume).hits10, c.resume.length)
+      }`;
+    out.push(
+      `| ${c.file} | ${c.callsBefore} | ${c.truth.length} (${c.resume.length}) | ${
+        cells(devScore(c.ours, c.truth))
+      } | ${cells(devScore(c.baseline, c.truth))} | ${resume} |`,
+    );
   }
   return out.join("\n");
 }
@@ -373,11 +444,21 @@ export function formatRuleTable(files: readonly string[] = devSetFiles()): strin
     `| (all rules) | ${recall(options(() => true))} | |`,
     `| (no rule) | | ${recall(options(() => false))} |`,
   ];
-  for (const r of rules) out.push(`| \`${r}\` | ${recall(options((x) => x !== r))} | ${recall(options((x) => x === r))} |`);
+  for (const r of rules) {
+    out.push(`| \`${r}\` | ${recall(options((x) => x !== r))} | ${recall(options((x) => x === r))} |`);
+  }
   return out.join("\n");
 }
 
-const NOT_A_PROMPT = ["<command-", "<local-command-", "<task-notification>", "<system-reminder>", "<bash-", "[Request interrupted", "Caveat:"];
+const NOT_A_PROMPT = [
+  "<command-",
+  "<local-command-",
+  "<task-notification>",
+  "<system-reminder>",
+  "<bash-",
+  "[Request interrupted",
+  "Caveat:",
+];
 
 /** A prompt the user typed: a main-chain user row with text, not meta, not a summary, not a command echo. */
 function isPrompt(r: Record<string, unknown>): boolean {
@@ -386,7 +467,9 @@ function isPrompt(r: Record<string, unknown>): boolean {
   let text = "";
   if (typeof content === "string") text = content;
   else if (Array.isArray(content)) {
-    for (const b of content) if (typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string") text += b.text;
+    for (const b of content) {
+      if (typeof b === "object" && b !== null && b.type === "text" && typeof b.text === "string") text += b.text;
+    }
   }
   const head = text.trimStart();
   return head !== "" && !NOT_A_PROMPT.some((p) => head.startsWith(p));

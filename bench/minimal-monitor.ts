@@ -13,7 +13,18 @@
  * (build_flags.ts's COMPILE_FLAGS plus `--bytecode`: the flags of the hooks and the floor.)
  *   bun bench/ab.ts user-prompt-submit@quiet 200 /tmp/minimal --runs 61
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 
 type Json = Record<string, unknown>;
 const input = JSON.parse(readFileSync(0, "utf8")) as { session_id: string; transcript_path: string };
@@ -54,8 +65,25 @@ for (let i = lines.length - 1; i > 0; i--) {
     break;
   } catch { /* a cut line */ }
 }
-const out = { schema_version: 1, session_id: input.session_id, level: "WARNING", tokens, updated_at: new Date().toISOString(), checkpoints: checkpoints.length, runs: projects.length, prior: prior?.level ?? null };
+const out = {
+  schema_version: 1,
+  session_id: input.session_id,
+  level: "WARNING",
+  tokens,
+  updated_at: new Date().toISOString(),
+  checkpoints: checkpoints.length,
+  runs: projects.length,
+  prior: prior?.level ?? null,
+};
 const tmp = `${ws}/.jerry/.cms.${process.pid}.tmp`;
 writeFileSync(tmp, JSON.stringify(out, null, 2), { mode: 0o600 });
 renameSync(tmp, `${ws}/.jerry/context-monitor-state.json`);
-writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: `<context-monitor level="WARNING" tokens="${tokens}"/>` } }));
+writeSync(
+  1,
+  JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "UserPromptSubmit",
+      additionalContext: `<context-monitor level="WARNING" tokens="${tokens}"/>`,
+    },
+  }),
+);

@@ -72,7 +72,15 @@ export interface BenchResults {
   machine: { cpu: string; cores: number; memoryGB: number; os: string };
   versions: Record<string, string | null>;
   settings: Record<string, unknown> & { runs: number; warmup: number; rssRuns: number };
-  inputs: { id: string; label: string; mb: number; bytes: number; path: string; generated: boolean; generateSeconds?: number }[];
+  inputs: {
+    id: string;
+    label: string;
+    mb: number;
+    bytes: number;
+    path: string;
+    generated: boolean;
+    generateSeconds?: number;
+  }[];
   cases: CaseResult[];
   honesty: HonestyCheck[];
   notes: string[];
@@ -146,14 +154,23 @@ export function evaluateTargets(r: BenchResults): TargetResult[] {
   const out: TargetResult[] = [];
   const generated = r.inputs.filter((i) => i.generated).sort((a, b) => a.mb - b.mb);
 
-  const floorRatios = r.cases.map((c) => ({ c, x: ratio(med(c, "rehydrate"), med(c, "floor")) })).filter((e) => e.x !== null) as { c: CaseResult; x: number }[];
+  const floorRatios = r.cases.map((c) => ({ c, x: ratio(med(c, "rehydrate"), med(c, "floor")) })).filter((e) =>
+    e.x !== null
+  ) as { c: CaseResult; x: number }[];
   const badFloor = floorRatios.filter((e) => e.x > LIMIT_FLOOR).sort((a, b) => b.x - a.x);
   const worst = [...floorRatios].sort((a, b) => b.x - a.x)[0];
   out.push({
     name: `every hook's median within ${LIMIT_FLOOR}x the floor on every input`,
     pass: floorRatios.length > 0 && badFloor.length === 0,
-    detail: `${floorRatios.length - badFloor.length} of ${floorRatios.length} cases within; worst ${worst ? `${worst.c.hook} on ${worst.c.input} ${worst.x.toFixed(2)}x` : "–"}` +
-      (badFloor.length ? `; over: ${badFloor.slice(0, 6).map((e) => `${e.c.hook}@${e.c.input} ${e.x.toFixed(2)}x`).join(", ")}${badFloor.length > 6 ? ", ..." : ""}` : "") +
+    detail:
+      `${floorRatios.length - badFloor.length} of ${floorRatios.length} cases within; worst ${
+        worst ? `${worst.c.hook} on ${worst.c.input} ${worst.x.toFixed(2)}x` : "–"
+      }` +
+      (badFloor.length
+        ? `; over: ${badFloor.slice(0, 6).map((e) => `${e.c.hook}@${e.c.input} ${e.x.toFixed(2)}x`).join(", ")}${
+          badFloor.length > 6 ? ", ..." : ""
+        }`
+        : "") +
       pairedCounts(r.cases, LIMIT_FLOOR),
   });
 
@@ -166,32 +183,50 @@ export function evaluateTargets(r: BenchResults): TargetResult[] {
       const b = r.cases.find((c) => c.hook === h && c.input === big.id);
       // Each size is measured at another time, so drift between them is not cancelled by the
       // interleaving; the floor measured beside each one is, so compare the ratios to the floor.
-      const x = a && b ? ratio(ratio(med(b, "rehydrate"), med(b, "floor")), ratio(med(a, "rehydrate"), med(a, "floor"))) : null;
+      const x = a && b
+        ? ratio(ratio(med(b, "rehydrate"), med(b, "floor")), ratio(med(a, "rehydrate"), med(a, "floor")))
+        : null;
       const raw = a && b ? ratio(med(b, "rehydrate"), med(a, "rehydrate")) : null;
       return { h, x, raw };
     }).filter((e) => e.x !== null) as { h: string; x: number; raw: number | null }[];
     const bad = flat.filter((e) => e.x > LIMIT_FLAT);
     out.push({
-      name: `cost flat in transcript size: ${big.label} within ${LIMIT_FLAT}x of ${small.label} (each as a ratio to its floor)`,
+      name:
+        `cost flat in transcript size: ${big.label} within ${LIMIT_FLAT}x of ${small.label} (each as a ratio to its floor)`,
       pass: flat.length > 0 && bad.length === 0,
       detail: flat.map((e) => `${e.h} ${e.x.toFixed(2)}x (raw medians ${fmt(e.raw, 2)}x)`).join(", "),
     });
   } else {
-    out.push({ name: `cost flat in transcript size (within ${LIMIT_FLAT}x)`, pass: false, detail: "needs two generated sizes" });
+    out.push({
+      name: `cost flat in transcript size (within ${LIMIT_FLAT}x)`,
+      pass: false,
+      detail: "needs two generated sizes",
+    });
   }
 
-  const rss = r.cases.map((c) => ({ c, x: ratio(c.commands.rehydrate?.rssKB, c.commands.floor?.rssKB) })).filter((e) => e.x !== null) as { c: CaseResult; x: number }[];
+  const rss = r.cases.map((c) => ({ c, x: ratio(c.commands.rehydrate?.rssKB, c.commands.floor?.rssKB) })).filter((e) =>
+    e.x !== null
+  ) as { c: CaseResult; x: number }[];
   const badRss = rss.filter((e) => e.x > LIMIT_RSS).sort((a, b) => b.x - a.x);
   out.push({
     name: `peak RSS within ${LIMIT_RSS}x the floor's on every input`,
     pass: rss.length > 0 && badRss.length === 0,
-    detail: rss.length === 0 ? "not measured" : `${rss.length - badRss.length} of ${rss.length} cases within; largest ${Math.max(...rss.map((e) => e.x)).toFixed(2)}x` +
-      (badRss.length ? `; over: ${badRss.slice(0, 6).map((e) => `${e.c.hook}@${e.c.input} ${e.x.toFixed(2)}x`).join(", ")}` : ""),
+    detail: rss.length === 0
+      ? "not measured"
+      : `${rss.length - badRss.length} of ${rss.length} cases within; largest ${
+        Math.max(...rss.map((e) => e.x)).toFixed(2)
+      }x` +
+        (badRss.length
+          ? `; over: ${badRss.slice(0, 6).map((e) => `${e.c.hook}@${e.c.input} ${e.x.toFixed(2)}x`).join(", ")}`
+          : ""),
   });
 
   const first = generated[0];
   for (const [peer, limit, label] of [["node", LIMIT_NODE, "Node"], ["python", LIMIT_PYTHON, "Python"]] as const) {
-    const rows = r.cases.filter((c) => c.input === first?.id && c.commands[peer]).map((c) => ({ h: c.hook, x: ratio(med(c, peer), med(c, "rehydrate")) }))
+    const rows = r.cases.filter((c) => c.input === first?.id && c.commands[peer]).map((c) => ({
+      h: c.hook,
+      x: ratio(med(c, peer), med(c, "rehydrate")),
+    }))
       .filter((e) => e.x !== null) as { h: string; x: number }[];
     out.push({
       name: `at least ${limit}x faster than the ${label} peer at ${first?.label ?? "1 MB"}`,
@@ -209,7 +244,9 @@ function pairedCounts(cases: readonly CaseResult[], limit: number): string {
     if (v) n[v.verdict]++;
   }
   const total = n.within + n.over + n.undecided;
-  return total === 0 ? "" : `; by the 95 % interval of the per-round ratio: ${n.within} within, ${n.over} over, ${n.undecided} undecided`;
+  return total === 0
+    ? ""
+    : `; by the 95 % interval of the per-round ratio: ${n.within} within, ${n.over} over, ${n.undecided} undecided`;
 }
 
 function coverageNote(verdicts: readonly (PairedVerdict | null)[]): string {
@@ -240,18 +277,32 @@ export function renderMarkdown(r: BenchResults, options: MarkdownOptions = {}): 
   const inputLabel = new Map(r.inputs.map((i) => [i.id, i.label]));
   const present = COLUMNS.filter(([id]) => r.cases.some((c) => c.commands[id]));
   L.push(`# Latency benchmark (${r.mode})`, "");
-  L.push(`${r.date.slice(0, 10)} on ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGB} GB, ${r.machine.os}.`);
-  L.push(`rehydrate ${r.versions.rehydrate}, Bun ${r.versions.bun}, ${r.versions.deno ?? "no Deno"}, Node ${r.versions.node ?? "–"}, ${r.versions.python ?? "no Python"}.`);
-  L.push(`${r.settings.runs} counted runs per command and case after ${r.settings.warmup} warm-up rounds, interleaved with the order rotated every round; ` +
-    `peers at most ${r.settings.peerRunsAt100MB} counted runs (1 warm-up) from 50 MB and ${r.settings.peerRunsAt500MB} from 400 MB. Peak RSS: median of ${r.settings.rssRuns} separate runs under GNU time. ` +
-    `Whole run: ${r.durationSeconds < 120 ? `${r.durationSeconds} s` : `${Math.round(r.durationSeconds / 60)} min`}. Reproduce: \`npm run bench\` (or \`bun bench/run.ts\`; \`--quick\` for a one-minute run).`, "");
+  L.push(
+    `${r.date.slice(0, 10)} on ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGB} GB, ${r.machine.os}.`,
+  );
+  L.push(
+    `rehydrate ${r.versions.rehydrate}, Bun ${r.versions.bun}, ${r.versions.deno ?? "no Deno"}, Node ${
+      r.versions.node ?? "–"
+    }, ${r.versions.python ?? "no Python"}.`,
+  );
+  L.push(
+    `${r.settings.runs} counted runs per command and case after ${r.settings.warmup} warm-up rounds, interleaved with the order rotated every round; ` +
+      `peers at most ${r.settings.peerRunsAt100MB} counted runs (1 warm-up) from 50 MB and ${r.settings.peerRunsAt500MB} from 400 MB. Peak RSS: median of ${r.settings.rssRuns} separate runs under GNU time. ` +
+      `Whole run: ${
+        r.durationSeconds < 120 ? `${r.durationSeconds} s` : `${Math.round(r.durationSeconds / 60)} min`
+      }. Reproduce: \`npm run bench\` (or \`bun bench/run.ts\`; \`--quick\` for a one-minute run).`,
+    "",
+  );
   L.push(`![median latency per hook against transcript size](${svg})`, "");
   L.push("## Targets", "", "| target | result | measured |", "|---|---|---|");
   for (const t of r.targets) L.push(`| ${t.name} | ${t.pass ? "PASS" : "**FAIL**"} | ${t.detail} |`);
   L.push("");
 
   L.push("## Median wall time (ms), ratio of medians to the floor", "");
-  L.push(`| hook | input | ${present.map(([, h]) => h).join(" | ")} |`, `|---|---|${present.map(() => "---:").join("|")}|`);
+  L.push(
+    `| hook | input | ${present.map(([, h]) => h).join(" | ")} |`,
+    `|---|---|${present.map(() => "---:").join("|")}|`,
+  );
   for (const c of r.cases) {
     const floor = med(c, "floor");
     const cells = present.map(([id]) => {
@@ -263,16 +314,32 @@ export function renderMarkdown(r: BenchResults, options: MarkdownOptions = {}): 
   }
   L.push("");
 
-  const paired = r.cases.map((c) => ({ c, o: pairedVerdict(c, "rehydrate", LIMIT_FLOOR), m: pairedVerdict(c, "multicall", LIMIT_FLOOR) })).filter((e) => e.o || e.m);
+  const paired = r.cases.map((c) => ({
+    c,
+    o: pairedVerdict(c, "rehydrate", LIMIT_FLOOR),
+    m: pairedVerdict(c, "multicall", LIMIT_FLOOR),
+  })).filter((e) => e.o || e.m);
   if (paired.length) {
     L.push(`## Ratio to the floor per round, with a 95 % confidence interval`, "");
-    L.push(`Each run divided by the floor's run in the same round (so drift between rounds cancels), the median of those ratios and the sign test's interval for it ` +
-      `(the order statistics a binomial table names; it assumes only independent rounds). Against ${LIMIT_FLOOR}x: *within* when the whole interval is at or under it, ` +
-      `*over* when the whole interval is above it, *undecided* when this run cannot tell.` + coverageNote(paired.flatMap((e) => [e.o, e.m])), "");
-    L.push("| hook | input | rehydrate: ratio of medians | per round [95 % interval] | | one binary: per round [95 % interval] | |", "|---|---|---:|---:|---|---:|---|");
-    const cell = (v: PairedVerdict | null): string => v ? `${fmt(v.ratio.median, 2)} [${fmt(v.ratio.lo, 2)}, ${fmt(v.ratio.hi, 2)}] | ${v.verdict}` : "– | –";
+    L.push(
+      `Each run divided by the floor's run in the same round (so drift between rounds cancels), the median of those ratios and the sign test's interval for it ` +
+        `(the order statistics a binomial table names; it assumes only independent rounds). Against ${LIMIT_FLOOR}x: *within* when the whole interval is at or under it, ` +
+        `*over* when the whole interval is above it, *undecided* when this run cannot tell.` +
+        coverageNote(paired.flatMap((e) => [e.o, e.m])),
+      "",
+    );
+    L.push(
+      "| hook | input | rehydrate: ratio of medians | per round [95 % interval] | | one binary: per round [95 % interval] | |",
+      "|---|---|---:|---:|---|---:|---|",
+    );
+    const cell = (v: PairedVerdict | null): string =>
+      v ? `${fmt(v.ratio.median, 2)} [${fmt(v.ratio.lo, 2)}, ${fmt(v.ratio.hi, 2)}] | ${v.verdict}` : "– | –";
     for (const { c, o, m } of paired) {
-      L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${fmt(ratio(med(c, "rehydrate"), med(c, "floor")), 2)}x | ${cell(o)} | ${cell(m)} |`);
+      L.push(
+        `| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${
+          fmt(ratio(med(c, "rehydrate"), med(c, "floor")), 2)
+        }x | ${cell(o)} | ${cell(m)} |`,
+      );
     }
     L.push("");
   }
@@ -285,35 +352,63 @@ export function renderMarkdown(r: BenchResults, options: MarkdownOptions = {}): 
       const f = c.counts.floor;
       return n === undefined || f === undefined ? "–" : ((n - f) / 1e6).toFixed(2);
     };
-    L.push(`## Instructions executed (million; ${inputLabel.get(ic.input) ?? ic.input}, fewest of ${ic.runs} runs under valgrind's callgrind)`, "");
-    L.push("User space only, all threads: exec, page faults and system calls are not in the count, so it ranks the work of our code, " +
-      "not the whole start. It repeats to about 0.1 million from run to run where wall times move by 10-30 %: compare runs and machines by this.", "");
-    L.push("| hook | floor | rehydrate | beyond the floor | one binary | beyond the floor |", "|---|---:|---:|---:|---:|---:|");
+    L.push(
+      `## Instructions executed (million; ${
+        inputLabel.get(ic.input) ?? ic.input
+      }, fewest of ${ic.runs} runs under valgrind's callgrind)`,
+      "",
+    );
+    L.push(
+      "User space only, all threads: exec, page faults and system calls are not in the count, so it ranks the work of our code, " +
+        "not the whole start. It repeats to about 0.1 million from run to run where wall times move by 10-30 %: compare runs and machines by this.",
+      "",
+    );
+    L.push(
+      "| hook | floor | rehydrate | beyond the floor | one binary | beyond the floor |",
+      "|---|---:|---:|---:|---:|---:|",
+    );
     for (const c of ic.cases) {
-      L.push(`| ${c.hook} | ${mi(c.counts.floor)} | ${mi(c.counts.rehydrate)} | ${beyond(c, "rehydrate")} | ${mi(c.counts.multicall)} | ${beyond(c, "multicall")} |`);
+      L.push(
+        `| ${c.hook} | ${mi(c.counts.floor)} | ${mi(c.counts.rehydrate)} | ${beyond(c, "rehydrate")} | ${
+          mi(c.counts.multicall)
+        } | ${beyond(c, "multicall")} |`,
+      );
     }
     L.push("");
   }
 
   L.push("## rehydrate and floor in detail (ms; RSS in MB)", "");
-  L.push("| hook | input | floor min | floor median | floor p95 | rehydrate min | rehydrate median | rehydrate p95 | floor RSS | rehydrate RSS | RSS ratio | exit | stdout bytes |");
+  L.push(
+    "| hook | input | floor min | floor median | floor p95 | rehydrate min | rehydrate median | rehydrate p95 | floor RSS | rehydrate RSS | RSS ratio | exit | stdout bytes |",
+  );
   L.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const c of r.cases) {
     const f = c.commands.floor;
     const o = c.commands.rehydrate;
     if (!f || !o) continue;
-    L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${fmt(f.wall.min)} | ${fmt(f.wall.median)} | ${fmt(f.wall.p95)} | ${fmt(o.wall.min)} | ${fmt(o.wall.median)} | ${fmt(o.wall.p95)} | ` +
-      `${fmt(f.rssKB === null ? null : f.rssKB / 1024)} | ${fmt(o.rssKB === null ? null : o.rssKB / 1024)} | ${fmt(ratio(o.rssKB, f.rssKB), 2)} | ${o.exitCode} | ${o.stdoutBytes} |`);
+    L.push(
+      `| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${fmt(f.wall.min)} | ${fmt(f.wall.median)} | ${
+        fmt(f.wall.p95)
+      } | ${fmt(o.wall.min)} | ${fmt(o.wall.median)} | ${fmt(o.wall.p95)} | ` +
+        `${fmt(f.rssKB === null ? null : f.rssKB / 1024)} | ${fmt(o.rssKB === null ? null : o.rssKB / 1024)} | ${
+          fmt(ratio(o.rssKB, f.rssKB), 2)
+        } | ${o.exitCode} | ${o.stdoutBytes} |`,
+    );
   }
   L.push("");
 
   L.push("## Peak RSS (MB)", "");
-  L.push(`| hook | input | ${present.map(([, h]) => h).join(" | ")} |`, `|---|---|${present.map(() => "---:").join("|")}|`);
+  L.push(
+    `| hook | input | ${present.map(([, h]) => h).join(" | ")} |`,
+    `|---|---|${present.map(() => "---:").join("|")}|`,
+  );
   for (const c of r.cases) {
-    L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${present.map(([id]) => {
-      const kb = c.commands[id]?.rssKB;
-      return kb === null || kb === undefined ? "–" : fmt(kb / 1024);
-    }).join(" | ")} |`);
+    L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${
+      present.map(([id]) => {
+        const kb = c.commands[id]?.rssKB;
+        return kb === null || kb === undefined ? "–" : fmt(kb / 1024);
+      }).join(" | ")
+    } |`);
   }
   L.push("");
 
@@ -322,37 +417,77 @@ export function renderMarkdown(r: BenchResults, options: MarkdownOptions = {}): 
     L.push("## Speed-up over the peers (peer median / rehydrate median)", "");
     L.push("| hook | input | Node peer | Python peer |", "|---|---|---:|---:|");
     for (const c of peerCases) {
-      L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${fmt(ratio(med(c, "node"), med(c, "rehydrate")))}x | ${fmt(ratio(med(c, "python"), med(c, "rehydrate")))}x |`);
+      L.push(
+        `| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${fmt(ratio(med(c, "node"), med(c, "rehydrate")))}x | ${
+          fmt(ratio(med(c, "python"), med(c, "rehydrate")))
+        }x |`,
+      );
     }
     L.push("");
   }
 
-  const bc = r.cases.map((c) => ratio(med(c, "no-bytecode"), med(c, "rehydrate"))).filter((x): x is number => x !== null).sort((a, b) => a - b);
+  const bc = r.cases.map((c) => ratio(med(c, "no-bytecode"), med(c, "rehydrate"))).filter((x): x is number =>
+    x !== null
+  ).sort((a, b) => a - b);
   if (bc.length) {
-    L.push("## --bytecode", "", `Median over all cases of (median without --bytecode / median with it, as shipped): ${bc[Math.floor(bc.length / 2)].toFixed(3)} ` +
-      `(range ${bc[0].toFixed(3)} to ${bc[bc.length - 1].toFixed(3)}, ${bc.length} cases). Above 1 means the bytecode build, which build.ts makes by default, is faster.`, "");
+    L.push(
+      "## --bytecode",
+      "",
+      `Median over all cases of (median without --bytecode / median with it, as shipped): ${
+        bc[Math.floor(bc.length / 2)].toFixed(3)
+      } ` +
+        `(range ${bc[0].toFixed(3)} to ${
+          bc[bc.length - 1].toFixed(3)
+        }, ${bc.length} cases). Above 1 means the bytecode build, which build.ts makes by default, is faster.`,
+      "",
+    );
   }
 
   if (r.honesty.length) {
     L.push("## Same inputs, same outputs (ours against the peers, in substance)", "");
     L.push("| hook | input | command | agrees | what it produced | problems |", "|---|---|---|---|---|---|");
     for (const h of r.honesty) {
-      L.push(`| ${h.hook} | ${inputLabel.get(h.input) ?? h.input} | ${h.command} | ${h.ok ? "yes" : "**no**"} | ${h.summary.replaceAll("|", "\\|")} | ${h.problems.join("; ").replaceAll("|", "\\|") || "–"} |`);
+      L.push(
+        `| ${h.hook} | ${inputLabel.get(h.input) ?? h.input} | ${h.command} | ${h.ok ? "yes" : "**no**"} | ${
+          h.summary.replaceAll("|", "\\|")
+        } | ${h.problems.join("; ").replaceAll("|", "\\|") || "–"} |`,
+      );
     }
     L.push("");
   }
 
-  const failed = r.cases.flatMap((c) => Object.entries(c.commands).filter(([, x]) => x.exitCode !== 0).map(([id, x]) => ({ c, id, x })));
+  const failed = r.cases.flatMap((c) =>
+    Object.entries(c.commands).filter(([, x]) => x.exitCode !== 0).map(([id, x]) => ({ c, id, x }))
+  );
   if (failed.length) {
-    L.push("## Commands that did not exit 0 (their times are not comparable)", "", "| hook | input | command | exit | stderr |", "|---|---|---|---:|---|");
+    L.push(
+      "## Commands that did not exit 0 (their times are not comparable)",
+      "",
+      "| hook | input | command | exit | stderr |",
+      "|---|---|---|---:|---|",
+    );
     for (const { c, id, x } of failed) {
-      L.push(`| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${id} | ${x.exitCode} | ${(x.stderr ?? "").replace(/\s+/g, " ").slice(0, 160).replaceAll("|", "\\|")} |`);
+      L.push(
+        `| ${c.hook} | ${inputLabel.get(c.input) ?? c.input} | ${id} | ${x.exitCode} | ${
+          (x.stderr ?? "").replace(/\s+/g, " ").slice(0, 160).replaceAll("|", "\\|")
+        } |`,
+      );
     }
     L.push("");
   }
 
   L.push("## Inputs", "", "| input | bytes | source |", "|---|---:|---|");
-  for (const i of r.inputs) L.push(`| ${i.label} | ${i.bytes.toLocaleString("en-US")} | ${i.generated ? `generated (bench/gen/transcript.ts)${i.generateSeconds ? `, ${i.generateSeconds.toFixed(1)} s` : ", cached"}` : i.path} |`);
+  for (const i of r.inputs) {
+    L.push(
+      `| ${i.label} | ${i.bytes.toLocaleString("en-US")} | ${
+        i.generated
+          ? `generated (bench/gen/transcript.ts)${
+            i.generateSeconds ? `, ${i.generateSeconds.toFixed(1)} s` : ", cached"
+          }`
+          : i.path
+      } |`,
+    );
+  }
   L.push("");
   if (r.notes.length) {
     L.push("## Notes", "");
@@ -422,13 +557,29 @@ export function renderSvg(r: BenchResults): string {
   const xMin = Math.log10(sizes[0]?.mb ?? 1);
   const xMax = Math.log10(sizes[sizes.length - 1]?.mb ?? 10);
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="11">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="11">`,
+  );
   out.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
-  out.push(`<text x="12" y="22" font-size="15" font-weight="600">Median hook latency (ms, log scale) against transcript size (MB, log scale)</text>`);
-  out.push(`<text x="12" y="40" fill="#57606a">${esc(`${r.date.slice(0, 10)} · ${r.machine.cpu} · ${r.machine.cores} cores · Bun ${r.versions.bun} · ${r.settings.runs} interleaved runs per point (peers fewer on big files)`)}</text>`);
+  out.push(
+    `<text x="12" y="22" font-size="15" font-weight="600">Median hook latency (ms, log scale) against transcript size (MB, log scale)</text>`,
+  );
+  out.push(
+    `<text x="12" y="40" fill="#57606a">${
+      esc(
+        `${
+          r.date.slice(0, 10)
+        } · ${r.machine.cpu} · ${r.machine.cores} cores · Bun ${r.versions.bun} · ${r.settings.runs} interleaved runs per point (peers fewer on big files)`,
+      )
+    }</text>`,
+  );
   SERIES.forEach((s, i) => {
     const x = 12 + i * 250;
-    out.push(`<line x1="${x}" y1="62" x2="${x + 26}" y2="62" stroke="${s.color}" stroke-width="2.5"${s.dash ? ` stroke-dasharray="${s.dash}"` : ""}/>`);
+    out.push(
+      `<line x1="${x}" y1="62" x2="${x + 26}" y2="62" stroke="${s.color}" stroke-width="2.5"${
+        s.dash ? ` stroke-dasharray="${s.dash}"` : ""
+      }/>`,
+    );
     out.push(`<text x="${x + 32}" y="66">${esc(s.label)}</text>`);
   });
   hooks.forEach((hook, index) => {
@@ -437,13 +588,20 @@ export function renderSvg(r: BenchResults): string {
     const w = pw - padL - 14;
     const h = ph - padT - 36;
     const X = (mb: number) => ox + padL + (xMax === xMin ? w / 2 : ((Math.log10(mb) - xMin) / (xMax - xMin)) * w);
-    const Y = (ms: number) => oy + padT + h - ((Math.log10(ms) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))) * h;
+    const Y = (ms: number) =>
+      oy + padT + h - ((Math.log10(ms) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))) * h;
     out.push(`<text x="${ox + padL}" y="${oy + 18}" font-size="12.5" font-weight="600">${esc(hook)}</text>`);
     out.push(`<rect x="${ox + padL}" y="${oy + padT}" width="${w}" height="${h}" fill="none" stroke="#d0d7de"/>`);
     for (const t of ticks) {
       const y = Y(t);
-      out.push(`<line x1="${ox + padL}" y1="${y.toFixed(1)}" x2="${ox + padL + w}" y2="${y.toFixed(1)}" stroke="#eaeef2"/>`);
-      out.push(`<text x="${ox + padL - 5}" y="${(y + 3.5).toFixed(1)}" text-anchor="end" fill="#57606a">${t >= 1000 ? `${t / 1000}k` : t}</text>`);
+      out.push(
+        `<line x1="${ox + padL}" y1="${y.toFixed(1)}" x2="${ox + padL + w}" y2="${y.toFixed(1)}" stroke="#eaeef2"/>`,
+      );
+      out.push(
+        `<text x="${ox + padL - 5}" y="${(y + 3.5).toFixed(1)}" text-anchor="end" fill="#57606a">${
+          t >= 1000 ? `${t / 1000}k` : t
+        }</text>`,
+      );
     }
     // A label that would run into the one before it (100 and 200 on a log axis) goes a line lower.
     let lastRight = -Infinity;
@@ -452,7 +610,11 @@ export function renderSvg(r: BenchResults): string {
       const half = String(s.mb).length * 3.3;
       const low = x - half < lastRight + 3;
       if (!low) lastRight = x + half;
-      out.push(`<text x="${x.toFixed(1)}" y="${oy + padT + h + (low ? 25 : 14)}" text-anchor="middle" fill="#57606a">${s.mb}</text>`);
+      out.push(
+        `<text x="${x.toFixed(1)}" y="${
+          oy + padT + h + (low ? 25 : 14)
+        }" text-anchor="middle" fill="#57606a">${s.mb}</text>`,
+      );
     }
     out.push(`<text x="${ox + padL + w / 2}" y="${oy + padT + h + 28}" text-anchor="middle" fill="#57606a">MB</text>`);
     for (const s of SERIES) {
@@ -462,8 +624,14 @@ export function renderSvg(r: BenchResults): string {
         return m !== null && m > 0 ? [X(size.mb), Y(m)] : null;
       }).filter((p): p is number[] => p !== null);
       if (pts.length === 0) continue;
-      out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ""} points="${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")}"/>`);
-      for (const [x, y] of pts) out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="2.6" fill="${s.color}"/>`);
+      out.push(
+        `<polyline fill="none" stroke="${s.color}" stroke-width="2"${
+          s.dash ? ` stroke-dasharray="${s.dash}"` : ""
+        } points="${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")}"/>`,
+      );
+      for (const [x, y] of pts) {
+        out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="2.6" fill="${s.color}"/>`);
+      }
     }
   });
   out.push("</svg>");

@@ -32,7 +32,18 @@
  * Bench tooling: Bun APIs are fine here; nothing in hooks/ or lib/ imports this.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -42,7 +53,16 @@ import { snapshotTree } from "./sandbox.ts";
 import { ACTIVE_PROJECT, writeWorkspace } from "./gen/workspace.ts";
 import { FINAL_CONTEXT_TOKENS, writeTranscript } from "./gen/transcript.ts";
 import { AGE, HOOK_CASES, type HookCase, hookInput } from "./gen/inputs.ts";
-import { type BenchResults, type CaseResult, type CommandResult, evaluateTargets, type HonestyCheck, type InstructionCounts, renderMarkdown, renderSvg } from "./report.ts";
+import {
+  type BenchResults,
+  type CaseResult,
+  type CommandResult,
+  evaluateTargets,
+  type HonestyCheck,
+  type InstructionCounts,
+  renderMarkdown,
+  renderSvg,
+} from "./report.ts";
 import { countInstructions } from "./instructions.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -56,7 +76,10 @@ const SESSION_ID = "5f0c1a8e-7b2d-4c3e-9a41-b3d2e6f70a19";
 const FIXTURES = join(ROOT, "tests", "fixtures");
 const REAL = [
   { id: "real-3mb", file: join(FIXTURES, "public", "spotter__4d5611e5-auto-compaction.jsonl") },
-  { id: "real-65kb", file: join(FIXTURES, "claude-code-2.1.197", "transcripts", "35dd7dd6-f123-4616-a3f3-fc3591e3ecbf.jsonl") },
+  {
+    id: "real-65kb",
+    file: join(FIXTURES, "claude-code-2.1.197", "transcripts", "35dd7dd6-f123-4616-a3f3-fc3591e3ecbf.jsonl"),
+  },
 ];
 
 interface Command {
@@ -83,7 +106,13 @@ function filesIn(dir: string, ext: string): string[] {
 }
 
 function run(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: Uint8Array } = {}) {
-  return Bun.spawnSync(argv, { cwd: opts.cwd ?? ROOT, env: opts.env, stdin: opts.stdin ?? "ignore", stdout: "pipe", stderr: "pipe" });
+  return Bun.spawnSync(argv, {
+    cwd: opts.cwd ?? ROOT,
+    env: opts.env,
+    stdin: opts.stdin ?? "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
 }
 
 function version(argv: string[]): string | null {
@@ -110,14 +139,24 @@ function which(name: string): string | null {
  * that shows what the bytecode cache buys.
  */
 export function buildBinaries(withNoBytecode: boolean): { dir: string; noBytecodeDir: string | null; key: string } {
-  const sources = [...filesIn(join(ROOT, "hooks"), ".ts"), ...filesIn(join(ROOT, "lib"), ".ts"),
-    ...(existsSync(join(ROOT, "schemas")) ? filesIn(join(ROOT, "schemas"), ".json") : []), join(ROOT, "build.ts"), join(ROOT, "build_flags.ts"), join(BENCH, "floor.ts"), join(BENCH, "run.ts"), join(ROOT, "package.json")];
+  const sources = [
+    ...filesIn(join(ROOT, "hooks"), ".ts"),
+    ...filesIn(join(ROOT, "lib"), ".ts"),
+    ...(existsSync(join(ROOT, "schemas")) ? filesIn(join(ROOT, "schemas"), ".json") : []),
+    join(ROOT, "build.ts"),
+    join(ROOT, "build_flags.ts"),
+    join(BENCH, "floor.ts"),
+    join(BENCH, "run.ts"),
+    join(ROOT, "package.json"),
+  ];
   const key = sha([Bun.version, COMPILE_FLAGS.join(" "), ...sources.flatMap((f) => [f, readFileSync(f)])]);
   const build = (variant: string, bytecode: boolean): string => {
     const base = join(CACHE, variant);
     const dir = join(base, key);
     if (existsSync(join(dir, ".done"))) return dir;
-    if (existsSync(base)) for (const old of readdirSync(base)) rmSync(join(base, old), { recursive: true, force: true });
+    if (existsSync(base)) {
+      for (const old of readdirSync(base)) rmSync(join(base, old), { recursive: true, force: true });
+    }
     mkdirSync(dir, { recursive: true });
     console.log(`building ${variant} binaries (${key}) ...`);
     const r = run([process.execPath, "build.ts", "--outdir", dir, ...(bytecode ? [] : ["--no-bytecode"])]);
@@ -125,11 +164,21 @@ export function buildBinaries(withNoBytecode: boolean): { dir: string; noBytecod
     if (bytecode) {
       // The floor gets the hooks' own flags, --bytecode included: a floor built without it starts
       // about 2-3 ms slower here and would flatter every ratio.
-      const f = run([process.execPath, "build", ...COMPILE_FLAGS, "--bytecode", join(BENCH, "floor.ts"), "--outfile", join(dir, "floor")]);
+      const f = run([
+        process.execPath,
+        "build",
+        ...COMPILE_FLAGS,
+        "--bytecode",
+        join(BENCH, "floor.ts"),
+        "--outfile",
+        join(dir, "floor"),
+      ]);
       if (f.exitCode !== 0) throw new Error(`floor build failed:\n${f.stderr.toString()}`);
       // The source columns run this copy, so they measure the same code as the binaries even when
       // someone edits lib/ while the bench runs.
-      for (const d of ["hooks", "lib", "schemas"]) if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(dir, "src", d), { recursive: true });
+      for (const d of ["hooks", "lib", "schemas"]) {
+        if (existsSync(join(ROOT, d))) cpSync(join(ROOT, d), join(dir, "src", d), { recursive: true });
+      }
       cpSync(join(ROOT, "package.json"), join(dir, "src", "package.json"));
     }
     writeFileSync(join(dir, ".done"), key);
@@ -179,7 +228,9 @@ function freshSandbox(pristine: string): void {
   rmSync(join(WS, ".done"), { force: true });
   // cpSync's preserveTimestamps leaves the folders as new as the copy: give them their pristine times.
   const oldDirs = (from: string, to: string): void => {
-    for (const e of readdirSync(from, { withFileTypes: true })) if (e.isDirectory()) oldDirs(join(from, e.name), join(to, e.name));
+    for (const e of readdirSync(from, { withFileTypes: true })) {
+      if (e.isDirectory()) oldDirs(join(from, e.name), join(to, e.name));
+    }
     const st = statSync(from);
     utimesSync(to, st.atime, st.mtime);
   };
@@ -212,10 +263,15 @@ export function afterCompaction(
   run([join(binDir, "session-start")], {
     cwd: WS,
     env,
-    stdin: new TextEncoder().encode(hookInput("session-start@startup", { ...ctx, sessionId: "0b7c4a52-9d1e-4f3a-8c6b-2e5d7f9a1c30" })),
+    stdin: new TextEncoder().encode(
+      hookInput("session-start@startup", { ...ctx, sessionId: "0b7c4a52-9d1e-4f3a-8c6b-2e5d7f9a1c30" }),
+    ),
   });
-  if (peers.node) run([peers.node, join(BENCH, "peers", "pre-compact.mjs")], { cwd: WS, env, stdin: enc("pre-compact") });
-  else if (peers.python) run([peers.python, join(BENCH, "peers", "pre-compact.py")], { cwd: WS, env, stdin: enc("pre-compact") });
+  if (peers.node) {
+    run([peers.node, join(BENCH, "peers", "pre-compact.mjs")], { cwd: WS, env, stdin: enc("pre-compact") });
+  } else if (peers.python) {
+    run([peers.python, join(BENCH, "peers", "pre-compact.py")], { cwd: WS, env, stdin: enc("pre-compact") });
+  }
   const snap = snapshotTree(SANDBOX);
   const restoreFor = (hook: HookCase) => (): void => {
     snap.restore();
@@ -269,7 +325,13 @@ function median(values: number[]): number {
 
 function rssKB(argv: string[], stdin: Uint8Array, env: Record<string, string>): number | null {
   const out = join(CACHE, "rss.txt");
-  const r = Bun.spawnSync(["/usr/bin/time", "-f", "%M", "-o", out, ...argv], { cwd: WS, env, stdin, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(["/usr/bin/time", "-f", "%M", "-o", out, ...argv], {
+    cwd: WS,
+    env,
+    stdin,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (r.exitCode === null) return null;
   const kb = Number(readFileSync(out, "utf8").trim().split("\n").pop());
   return Number.isFinite(kb) ? kb : null;
@@ -286,7 +348,10 @@ function rssKB(argv: string[], stdin: Uint8Array, env: Record<string, string>): 
 export function evictFromPageCache(paths: string[]): boolean {
   let ok = true;
   for (const p of new Set(paths)) {
-    const r = Bun.spawnSync(["dd", `if=${p}`, "iflag=nocache", "count=0", "status=none"], { stdout: "ignore", stderr: "ignore" });
+    const r = Bun.spawnSync(["dd", `if=${p}`, "iflag=nocache", "count=0", "status=none"], {
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     if (r.exitCode !== 0) ok = false;
   }
   return ok;
@@ -295,7 +360,13 @@ export function evictFromPageCache(paths: string[]): boolean {
 let evictWarned = false;
 
 /** Interleaved measurement of one case. */
-function measureCase(commands: Command[], stdin: Uint8Array, env: Record<string, string>, restore: () => void, opts: { runs: number; rssRuns: number; hasTime: boolean }): Record<string, CommandResult> {
+function measureCase(
+  commands: Command[],
+  stdin: Uint8Array,
+  env: Record<string, string>,
+  restore: () => void,
+  opts: { runs: number; rssRuns: number; hasTime: boolean },
+): Record<string, CommandResult> {
   const wall = new Map<string, number[]>(commands.map((c) => [c.id, []]));
   const last = new Map<string, { exitCode: number | null; stdout: string; stderr: string }>();
   const once = (c: Command): number => {
@@ -308,7 +379,9 @@ function measureCase(commands: Command[], stdin: Uint8Array, env: Record<string,
   };
   if (!evictFromPageCache(commands.map((c) => c.argv[0])) && !evictWarned) {
     evictWarned = true;
-    console.warn("WARNING: could not drop the binaries from the page cache (needs GNU dd); binaries built at different times may not compare alike");
+    console.warn(
+      "WARNING: could not drop the binaries from the page cache (needs GNU dd); binaries built at different times may not compare alike",
+    );
   }
   const maxWarm = Math.max(...commands.map((c) => c.warmup));
   for (let w = 0; w < maxWarm; w++) for (const c of roundOrder(commands, w)) if (w < c.warmup) once(c);
@@ -355,7 +428,14 @@ function additionalContext(stdout: string): string {
 }
 
 /** Runs ours and the peers once on the same sandbox state and compares what they produce in substance. */
-function honesty(hook: HookCase, commands: Command[], stdin: Uint8Array, env: Record<string, string>, restore: () => void, input: string): HonestyCheck[] {
+function honesty(
+  hook: HookCase,
+  commands: Command[],
+  stdin: Uint8Array,
+  env: Record<string, string>,
+  restore: () => void,
+  input: string,
+): HonestyCheck[] {
   const checks: HonestyCheck[] = [];
   const statePath = join(WS, "00-system", ".cache", "precompact_state.json");
   const manifest = ["01-overview.md", "03-plan.md", "04-steps.md"];
@@ -372,7 +452,9 @@ function honesty(hook: HookCase, commands: Command[], stdin: Uint8Array, env: Re
         state = JSON.parse(readFileSync(statePath, "utf8"));
       } catch { /* none written */ }
       if (!state) problems.push("wrote no 00-system/.cache/precompact_state.json");
-      else if (state.active_project_id !== ACTIVE_PROJECT) problems.push(`active_project_id ${state.active_project_id}, expected ${ACTIVE_PROJECT}`);
+      else if (state.active_project_id !== ACTIVE_PROJECT) {
+        problems.push(`active_project_id ${state.active_project_id}, expected ${ACTIVE_PROJECT}`);
+      }
       summary = state ? `state: ${state.active_project_id} (${state.confidence})` : "no state file";
     } else if (hook.id === "session-start") {
       const ctx = additionalContext(stdout);
@@ -386,10 +468,20 @@ function honesty(hook: HookCase, commands: Command[], stdin: Uint8Array, env: Re
       const ctx = additionalContext(stdout);
       const pct = (FINAL_CONTEXT_TOKENS / 2000).toFixed(0);
       if (!stdout.trim()) problems.push("injected nothing");
-      else if (!new RegExp(`\\b${pct}(?:\\.\\d+)?\\s?%`).test(ctx)) problems.push(`context does not report ${pct} % fill`);
+      else if (!new RegExp(`\\b${pct}(?:\\.\\d+)?\\s?%`).test(ctx)) {
+        problems.push(`context does not report ${pct} % fill`);
+      }
       summary = stdout.trim() ? ctx.replace(/\s+/g, " ").slice(0, 120) : "no output";
     }
-    checks.push({ hook: hook.id, input, command: c.id, ok: problems.length === 0, problems, summary, exitCode: r.exitCode });
+    checks.push({
+      hook: hook.id,
+      input,
+      command: c.id,
+      ok: problems.length === 0,
+      problems,
+      summary,
+      exitCode: r.exitCode,
+    });
   }
   restore();
   return checks;
@@ -427,7 +519,11 @@ function main(): void {
     },
   });
   if (values.help) {
-    console.log(readFileSync(import.meta.filename, "utf8").split("\n").slice(2, 18).map((l) => l.replace(/^ \* ?/, "")).join("\n"));
+    console.log(
+      readFileSync(import.meta.filename, "utf8").split("\n").slice(2, 18).map((l) => l.replace(/^ \* ?/, "")).join(
+        "\n",
+      ),
+    );
     return;
   }
   const quick = values.quick!;
@@ -454,7 +550,9 @@ function main(): void {
   // The source columns (bun and deno running hooks/*.ts) take a third of a quick run, which must stay
   // under a minute; they are in every full run.
   const withSource = quick ? values.source! : !values["no-source"];
-  const deno = !withSource ? null : [join(ROOT, "node_modules", ".bin", "deno"), which("deno")].find((p) => p && existsSync(p)) ?? null;
+  const deno = !withSource
+    ? null
+    : [join(ROOT, "node_modules", ".bin", "deno"), which("deno")].find((p) => p && existsSync(p)) ?? null;
   const hasTime = existsSync("/usr/bin/time");
   const notes: string[] = [];
   if (!hasTime) notes.push("/usr/bin/time not found: no peak RSS figures.");
@@ -464,29 +562,57 @@ function main(): void {
   if (wantInstructions && !valgrind) notes.push("valgrind not found: no instruction counts.");
 
   const bins = buildBinaries(useNoBytecode);
-  notes.push("The floor is built with the hooks' own flags, --bytecode included (build.ts's default). Until 2026-11-21 it was built without --bytecode, which made it start 2-3 ms slower than a bytecode binary and every ratio look better than it was.");
-  notes.push("Before the snapshot, one SessionStart(startup) of another session has run in the workspace, so the startup menu's per-user cache exists, as it does for every start but a workspace's very first (that first start lists every project and skill and writes the cache).");
-  notes.push("Every run starts from the same sandbox state, restored (untimed) before each run: the moment right after a compaction, when our PreCompact and PostCompact and the Node peer's PreCompact have run once. So SessionStart finds a state to resume from on every run. A case marked @steady also runs the hooks before it (untimed) after each restore: user-prompt-submit@steady is a prompt soon after a compaction (SessionStart(compact) delivered the context; the monitor and a compaction reminder run, two state writes), user-prompt-submit@quiet is most prompts of a session (the three reminders are used up; only the monitor runs and writes its state; a minute passes, the sandbox's recent files dated back, before the prompt ahead of the timed one, which leaves the memo the timed one answers from: the usual prompt's fast path).");
-  notes.push("Generated transcripts are at least the nominal size (the last turn is completed). The machine is shared: interleaved runs and medians cancel drift, p95 shows the noise.");
+  notes.push(
+    "The floor is built with the hooks' own flags, --bytecode included (build.ts's default). Until 2026-11-21 it was built without --bytecode, which made it start 2-3 ms slower than a bytecode binary and every ratio look better than it was.",
+  );
+  notes.push(
+    "Before the snapshot, one SessionStart(startup) of another session has run in the workspace, so the startup menu's per-user cache exists, as it does for every start but a workspace's very first (that first start lists every project and skill and writes the cache).",
+  );
+  notes.push(
+    "Every run starts from the same sandbox state, restored (untimed) before each run: the moment right after a compaction, when our PreCompact and PostCompact and the Node peer's PreCompact have run once. So SessionStart finds a state to resume from on every run. A case marked @steady also runs the hooks before it (untimed) after each restore: user-prompt-submit@steady is a prompt soon after a compaction (SessionStart(compact) delivered the context; the monitor and a compaction reminder run, two state writes), user-prompt-submit@quiet is most prompts of a session (the three reminders are used up; only the monitor runs and writes its state; a minute passes, the sandbox's recent files dated back, before the prompt ahead of the timed one, which leaves the memo the timed one answers from: the usual prompt's fast path).",
+  );
+  notes.push(
+    "Generated transcripts are at least the nominal size (the last turn is completed). The machine is shared: interleaved runs and medians cancel drift, p95 shows the noise.",
+  );
   const pristine = pristineWorkspace();
   const env = sandboxEnv();
 
   const inputs: BenchResults["inputs"] = [];
   for (const mb of sizes) {
     const t = transcript(mb);
-    inputs.push({ id: `${mb}mb`, label: `${mb} MB`, mb, bytes: t.bytes, path: t.path, generated: true, generateSeconds: t.seconds });
+    inputs.push({
+      id: `${mb}mb`,
+      label: `${mb} MB`,
+      mb,
+      bytes: t.bytes,
+      path: t.path,
+      generated: true,
+      generateSeconds: t.seconds,
+    });
   }
   if (useReal) {
     for (const r of REAL) {
-      if (existsSync(r.file)) inputs.push({ id: r.id, label: `${basename(r.file)} (real)`, mb: statSync(r.file).size / 1e6, bytes: statSync(r.file).size, path: r.file, generated: false });
-      else notes.push(`real transcript ${r.file} not found: skipped.`);
+      if (existsSync(r.file)) {
+        inputs.push({
+          id: r.id,
+          label: `${basename(r.file)} (real)`,
+          mb: statSync(r.file).size / 1e6,
+          bytes: statSync(r.file).size,
+          path: r.file,
+          generated: false,
+        });
+      } else notes.push(`real transcript ${r.file} not found: skipped.`);
     }
   }
 
   const cases: CaseResult[] = [];
   const checks: HonestyCheck[] = [];
   const peerCap = (mb: number): { maxRuns: number; warmup: number } =>
-    mb >= 400 ? { maxRuns: Math.min(runs, 3), warmup: 1 } : mb >= 50 ? { maxRuns: Math.min(runs, 7), warmup: 1 } : { maxRuns: runs, warmup };
+    mb >= 400
+      ? { maxRuns: Math.min(runs, 3), warmup: 1 }
+      : mb >= 50
+      ? { maxRuns: Math.min(runs, 7), warmup: 1 }
+      : { maxRuns: runs, warmup };
   const firstGenerated = inputs.find((i) => i.generated)?.id;
   // Counted on 200 MB (the size issue 4 names), else on the largest generated input.
   const countOn = inputs.find((i) => i.id === "200mb")?.id ?? inputs.filter((i) => i.generated).at(-1)?.id;
@@ -504,25 +630,51 @@ function main(): void {
         { id: "rehydrate", argv: [join(bins.dir, hook.binary)], ...std },
         { id: "multicall", argv: [join(bins.dir, "rehydrate"), hook.binary], ...std },
       ];
-      if (bins.noBytecodeDir) commands.push({ id: "no-bytecode", argv: [join(bins.noBytecodeDir, hook.binary)], ...std });
+      if (bins.noBytecodeDir) {
+        commands.push({ id: "no-bytecode", argv: [join(bins.noBytecodeDir, hook.binary)], ...std });
+      }
       if (withSource) {
-        commands.push({ id: "bun", argv: [process.execPath, join(bins.dir, "src", "hooks", `${hook.binary}.ts`)], ...std });
-        if (deno) commands.push({ id: "deno", argv: [deno, "run", "-A", join(bins.dir, "src", "hooks", `${hook.binary}.ts`)], ...std });
+        commands.push({
+          id: "bun",
+          argv: [process.execPath, join(bins.dir, "src", "hooks", `${hook.binary}.ts`)],
+          ...std,
+        });
+        if (deno) {
+          commands.push({
+            id: "deno",
+            argv: [deno, "run", "-A", join(bins.dir, "src", "hooks", `${hook.binary}.ts`)],
+            ...std,
+          });
+        }
       }
       if (hook.peer) {
-        if (node) commands.push({ id: "node", argv: [node, join(BENCH, "peers", `${hook.peer}.mjs`)], ...peerCap(input.mb) });
-        if (python) commands.push({ id: "python", argv: [python, join(BENCH, "peers", `${hook.peer}.py`)], ...peerCap(input.mb) });
+        if (node) {
+          commands.push({ id: "node", argv: [node, join(BENCH, "peers", `${hook.peer}.mjs`)], ...peerCap(input.mb) });
+        }
+        if (python) {
+          commands.push({
+            id: "python",
+            argv: [python, join(BENCH, "peers", `${hook.peer}.py`)],
+            ...peerCap(input.mb),
+          });
+        }
       }
       if (hook.peer && input.id === firstGenerated) {
         const c = honesty(hook, commands, stdin, env, restore, input.id);
-        for (const k of c) if (!k.ok) console.warn(`WARNING: ${hook.id} on ${input.id}: ${k.command} ${k.problems.join("; ")}`);
+        for (const k of c) {
+          if (!k.ok) console.warn(`WARNING: ${hook.id} on ${input.id}: ${k.command} ${k.problems.join("; ")}`);
+        }
         checks.push(...c);
       }
       const t = performance.now();
       const result = measureCase(commands, stdin, env, restore, { runs, rssRuns, hasTime });
       const floor = result.floor.wall.median;
-      const show = Object.entries(result).map(([id, r]) => `${id} ${r.wall.median.toFixed(1)}${id === "floor" ? "" : ` (${ratio(r.wall.median, floor)!.toFixed(2)}x)`}`).join(", ");
-      console.log(`${hook.id.padEnd(22)} ${input.id.padEnd(10)} ${show}  [${((performance.now() - t) / 1000).toFixed(1)} s]`);
+      const show = Object.entries(result).map(([id, r]) =>
+        `${id} ${r.wall.median.toFixed(1)}${id === "floor" ? "" : ` (${ratio(r.wall.median, floor)!.toFixed(2)}x)`}`
+      ).join(", ");
+      console.log(
+        `${hook.id.padEnd(22)} ${input.id.padEnd(10)} ${show}  [${((performance.now() - t) / 1000).toFixed(1)} s]`,
+      );
       cases.push({ hook: hook.id, input: input.id, commands: result });
       if (instructions && input.id === instructions.input) {
         const counts: Record<string, number> = {};
@@ -530,7 +682,11 @@ function main(): void {
           counts[c.id] = countInstructions(c.argv, { cwd: WS, env, stdin, restore, runs: instructions.runs });
         }
         instructions.cases.push({ hook: hook.id, counts });
-        console.log(`${"".padEnd(22)} ${"".padEnd(10)} instructions: ${Object.entries(counts).map(([id, n]) => `${id} ${(n / 1e6).toFixed(2)}M`).join(", ")}`);
+        console.log(
+          `${"".padEnd(22)} ${"".padEnd(10)} instructions: ${
+            Object.entries(counts).map(([id, n]) => `${id} ${(n / 1e6).toFixed(2)}M`).join(", ")
+          }`,
+        );
       }
     }
   }
@@ -548,7 +704,16 @@ function main(): void {
       node: node ? version([node, "--version"]) : null,
       python: python ? version([python, "--version"]) : null,
     },
-    settings: { runs, warmup, rssRuns, peerRunsAt100MB: Math.min(runs, 7), peerRunsAt500MB: Math.min(runs, 3), binariesKey: bins.key, sessionId: SESSION_ID, activeProject: ACTIVE_PROJECT },
+    settings: {
+      runs,
+      warmup,
+      rssRuns,
+      peerRunsAt100MB: Math.min(runs, 7),
+      peerRunsAt500MB: Math.min(runs, 3),
+      binariesKey: bins.key,
+      sessionId: SESSION_ID,
+      activeProject: ACTIVE_PROJECT,
+    },
     inputs: inputs.map(({ path, ...rest }) => ({ ...rest, path: path.replace(ROOT + "/", "") })),
     cases,
     honesty: checks,
@@ -560,9 +725,16 @@ function main(): void {
   const outDir = join(BENCH, "results");
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, `${outName}.json`), JSON.stringify(results, null, 2) + "\n");
-  writeFileSync(join(outDir, `${outName}.md`), renderMarkdown(results, { svg: `${outName === "latest" ? "latency" : outName}.svg` }));
+  writeFileSync(
+    join(outDir, `${outName}.md`),
+    renderMarkdown(results, { svg: `${outName === "latest" ? "latency" : outName}.svg` }),
+  );
   writeFileSync(join(outDir, `${outName === "latest" ? "latency" : outName}.svg`), renderSvg(results));
-  console.log(`\nwrote bench/results/${outName}.{json,md} and ${outName === "latest" ? "latency" : outName}.svg in ${results.durationSeconds} s`);
+  console.log(
+    `\nwrote bench/results/${outName}.{json,md} and ${
+      outName === "latest" ? "latency" : outName
+    }.svg in ${results.durationSeconds} s`,
+  );
   for (const t of results.targets) console.log(`${t.pass ? "PASS" : "FAIL"}  ${t.name}: ${t.detail}`);
 }
 

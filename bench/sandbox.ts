@@ -72,7 +72,9 @@ export function snapshotTree(root: string): Snapshot {
         }
         seen.add(path);
         const st = lstatSync(path);
-        if (!st.isFile() || st.size !== e.size || st.mtimeMs !== e.mtimeMs || (st.mode & 0o777) !== e.mode) put(path, e);
+        if (!st.isFile() || st.size !== e.size || st.mtimeMs !== e.mtimeMs || (st.mode & 0o777) !== e.mode) {
+          put(path, e);
+        }
       }, (path) => {
         if (!dirs.has(path)) extraDirs.push(path);
       });

@@ -140,5 +140,11 @@ export function pairedRatio(a: readonly number[], b: readonly number[], confiden
     k++;
   }
   const at = Math.max(k, 1);
-  return { n, median: quantile(r, 0.5), lo: r[at - 1], hi: r[n - at], coverage: 1 - 2 * (k === 0 ? Math.exp(-n * Math.LN2) : below) };
+  return {
+    n,
+    median: quantile(r, 0.5),
+    lo: r[at - 1],
+    hi: r[n - at],
+    coverage: 1 - 2 * (k === 0 ? Math.exp(-n * Math.LN2) : below),
+  };
 }

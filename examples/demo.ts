@@ -14,7 +14,17 @@
  * Nothing outside fresh temporary directories is touched: HOME and the state directory point there.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EVERYDAY_REQUEST, EVERYDAY_TASK, writeDemoTranscript, writeEverydayTranscript } from "./demo_transcript.ts";
@@ -53,20 +63,44 @@ function sandbox(sample: string, sessionId: string): Sandbox {
   const transcriptDir = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
   mkdirSync(transcriptDir, { recursive: true });
   const transcript = join(transcriptDir, `${sessionId}.jsonl`);
-  const env = { PATH: process.env.PATH ?? "", HOME: home, CLAUDE_PROJECT_DIR: project, REHYDRATE_STATE_DIR: join(dir, "state"), REHYDRATE_DEBUG: "1" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    CLAUDE_PROJECT_DIR: project,
+    REHYDRATE_STATE_DIR: join(dir, "state"),
+    REHYDRATE_DEBUG: "1",
+  };
   return { dir, project, transcript, env, base: { session_id: sessionId, transcript_path: transcript, cwd: project } };
 }
 
 function appendCompaction(path: string, session: string): void {
   const now = new Date().toISOString();
   const boundary = {
-    parentUuid: null, logicalParentUuid: "demo-last", isSidechain: false, type: "system", subtype: "compact_boundary",
-    content: "Conversation compacted", sessionId: session, timestamp: now, uuid: "demo-boundary", level: "info",
+    parentUuid: null,
+    logicalParentUuid: "demo-last",
+    isSidechain: false,
+    type: "system",
+    subtype: "compact_boundary",
+    content: "Conversation compacted",
+    sessionId: session,
+    timestamp: now,
+    uuid: "demo-boundary",
+    level: "info",
     compactMetadata: { trigger: "manual", preTokens: 171_240, postTokens: 18_400 },
   };
   const summary = {
-    parentUuid: "demo-boundary", isSidechain: false, type: "user", isCompactSummary: true, sessionId: session, timestamp: now, uuid: "demo-summary",
-    message: { role: "user", content: "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n..." },
+    parentUuid: "demo-boundary",
+    isSidechain: false,
+    type: "user",
+    isCompactSummary: true,
+    sessionId: session,
+    timestamp: now,
+    uuid: "demo-summary",
+    message: {
+      role: "user",
+      content:
+        "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n...",
+    },
   };
   appendFileSync(path, JSON.stringify(boundary) + "\n" + JSON.stringify(summary) + "\n");
 }
@@ -74,11 +108,36 @@ function appendCompaction(path: string, session: string): void {
 /** A transcript whose newest assistant row puts `tokens` in the context window. */
 function usageTranscript(path: string, session: string, tokens: number, cwd: string): void {
   const row = (i: number) => ({
-    parentUuid: null, isSidechain: false, type: "assistant", sessionId: session, cwd, uuid: `demo-a${i}`, timestamp: new Date().toISOString(),
-    message: { id: `msg_demo_${i}`, model: "claude-opus-4-8", role: "assistant", type: "message", content: [{ type: "text", text: "Scoring the gate." }],
-      usage: { input_tokens: 8, cache_creation_input_tokens: 1_992, cache_read_input_tokens: tokens - 2_000, output_tokens: 300 } },
+    parentUuid: null,
+    isSidechain: false,
+    type: "assistant",
+    sessionId: session,
+    cwd,
+    uuid: `demo-a${i}`,
+    timestamp: new Date().toISOString(),
+    message: {
+      id: `msg_demo_${i}`,
+      model: "claude-opus-4-8",
+      role: "assistant",
+      type: "message",
+      content: [{ type: "text", text: "Scoring the gate." }],
+      usage: {
+        input_tokens: 8,
+        cache_creation_input_tokens: 1_992,
+        cache_read_input_tokens: tokens - 2_000,
+        output_tokens: 300,
+      },
+    },
   });
-  writeFileSync(path, JSON.stringify({ type: "user", sessionId: session, uuid: "demo-u0", message: { role: "user", content: "run gate QG-2" } }) + "\n" + JSON.stringify(row(1)) + "\n");
+  writeFileSync(
+    path,
+    JSON.stringify({
+      type: "user",
+      sessionId: session,
+      uuid: "demo-u0",
+      message: { role: "user", content: "run gate QG-2" },
+    }) + "\n" + JSON.stringify(row(1)) + "\n",
+  );
 }
 
 function show(label: string, text: string, max = 1400): void {
@@ -94,7 +153,10 @@ function pretty(stdout: string): string {
     const reply = JSON.parse(t);
     const ctx = reply?.hookSpecificOutput?.additionalContext;
     if (typeof ctx === "string") {
-      const rest = { ...reply, hookSpecificOutput: { ...reply.hookSpecificOutput, additionalContext: `<${ctx.length} characters, below>` } };
+      const rest = {
+        ...reply,
+        hookSpecificOutput: { ...reply.hookSpecificOutput, additionalContext: `<${ctx.length} characters, below>` },
+      };
       return `${JSON.stringify(rest, null, 2)}\n--- additionalContext ---\n${ctx}`;
     }
     return JSON.stringify(reply, null, 2);
@@ -140,7 +202,10 @@ function everydayScenario(): void {
   mkdirSync(join(box.project, ".git"));
   writeFileSync(join(box.project, ".git", "HEAD"), "ref: refs/heads/fix/rounding\n");
   mkdirSync(join(box.project, ".claude"));
-  writeFileSync(join(box.project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }, null, 2) + "\n");
+  writeFileSync(
+    join(box.project, ".claude", "rehydrate.json"),
+    JSON.stringify({ reread: { enforce: true } }, null, 2) + "\n",
+  );
   writeEverydayTranscript(box.transcript, { projectDir: box.project, sessionId: box.base.session_id });
   const format = join(box.project, "src", "format.js");
   const snapshot = join(box.env.REHYDRATE_STATE_DIR, "sessions", `${box.base.session_id}.snapshot.json`);
@@ -158,42 +223,66 @@ function everydayScenario(): void {
         `the user's latest request "${EVERYDAY_REQUEST}",\n` +
         "which files were edited (src/format.js)",
     );
-    console.log("\n── With rehydrate: the everyday layer, on in every repository (this copy turns on reread.enforce)\n");
+    console.log(
+      "\n── With rehydrate: the everyday layer, on in every repository (this copy turns on reread.enforce)\n",
+    );
   };
-  scenario("everyday", "Ordinary repository (examples/everyday): no workflow layout, one open task, one edited file", box, [
-    {
-      title: "PreCompact (/compact): save the session snapshot; instructions for the summarizer",
-      hook: "pre-compact",
-      input: { ...box.base, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: null },
-      after: () =>
-        show(
-          `<stateDir>/sessions/${box.base.session_id}.snapshot.json (schemas/session_snapshot.v1.json)`,
-          existsSync(snapshot) ? JSON.stringify(JSON.parse(readFileSync(snapshot, "utf8")), null, 2) : "(none)",
-          2400,
-        ),
-    },
-    {
-      title: "SessionStart(compact): the session comes back as one <session-context>",
-      hook: "session-start",
-      input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
-    },
-    {
-      title: "UserPromptSubmit: already delivered, so nothing is injected twice",
-      hook: "user-prompt-submit",
-      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "carry on" },
-      before: () => appendCompaction(box.transcript, box.base.session_id),
-    },
-    {
-      title: "PreToolUse: the first tool call is denied once (reread.enforce: true), naming the edited file",
-      hook: "pre-tool-use",
-      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Edit", tool_input: { file_path: format, old_string: "return `€${total}`;", new_string: "return `€${(total / 100).toFixed(2)}`;" }, tool_use_id: "toolu_demo_0101" },
-    },
-    {
-      title: "PreToolUse: the agent re-reads src/format.js; calls pass again",
-      hook: "pre-tool-use",
-      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: format }, tool_use_id: "toolu_demo_0102" },
-    },
-  ], before);
+  scenario(
+    "everyday",
+    "Ordinary repository (examples/everyday): no workflow layout, one open task, one edited file",
+    box,
+    [
+      {
+        title: "PreCompact (/compact): save the session snapshot; instructions for the summarizer",
+        hook: "pre-compact",
+        input: { ...box.base, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: null },
+        after: () =>
+          show(
+            `<stateDir>/sessions/${box.base.session_id}.snapshot.json (schemas/session_snapshot.v1.json)`,
+            existsSync(snapshot) ? JSON.stringify(JSON.parse(readFileSync(snapshot, "utf8")), null, 2) : "(none)",
+            2400,
+          ),
+      },
+      {
+        title: "SessionStart(compact): the session comes back as one <session-context>",
+        hook: "session-start",
+        input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
+      },
+      {
+        title: "UserPromptSubmit: already delivered, so nothing is injected twice",
+        hook: "user-prompt-submit",
+        input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "carry on" },
+        before: () => appendCompaction(box.transcript, box.base.session_id),
+      },
+      {
+        title: "PreToolUse: the first tool call is denied once (reread.enforce: true), naming the edited file",
+        hook: "pre-tool-use",
+        input: {
+          ...box.base,
+          hook_event_name: "PreToolUse",
+          tool_name: "Edit",
+          tool_input: {
+            file_path: format,
+            old_string: "return `€${total}`;",
+            new_string: "return `€${(total / 100).toFixed(2)}`;",
+          },
+          tool_use_id: "toolu_demo_0101",
+        },
+      },
+      {
+        title: "PreToolUse: the agent re-reads src/format.js; calls pass again",
+        hook: "pre-tool-use",
+        input: {
+          ...box.base,
+          hook_event_name: "PreToolUse",
+          tool_name: "Read",
+          tool_input: { file_path: format },
+          tool_use_id: "toolu_demo_0102",
+        },
+      },
+    ],
+    before,
+  );
 }
 
 function projectScenario(): void {
@@ -202,13 +291,20 @@ function projectScenario(): void {
   const steps = join(box.project, "02-projects", "01-website-redesign", "01-planning", "04-steps.md");
   scenario("project", "Project workspace: the agent was working on 02-projects/01-website-redesign", box, [
     {
-      title: "PreCompact (/compact): save the session snapshot, the active project and its working set; instructions for the summarizer",
+      title:
+        "PreCompact (/compact): save the session snapshot, the active project and its working set; instructions for the summarizer",
       hook: "pre-compact",
       input: { ...box.base, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: null },
-      after: () => show("00-system/.cache/precompact_state.json", readFileSync(join(box.project, "00-system", ".cache", "precompact_state.json"), "utf8"), 900),
+      after: () =>
+        show(
+          "00-system/.cache/precompact_state.json",
+          readFileSync(join(box.project, "00-system", ".cache", "precompact_state.json"), "utf8"),
+          900,
+        ),
     },
     {
-      title: "SessionStart(compact): the everyday <session-context>, then the project as <nexus-context mode=\"compact\">, in one injection",
+      title:
+        'SessionStart(compact): the everyday <session-context>, then the project as <nexus-context mode="compact">, in one injection',
       hook: "session-start",
       input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
     },
@@ -221,12 +317,24 @@ function projectScenario(): void {
     {
       title: "PreToolUse: the first tool call after compaction is denied once (reread.enforce is on in this sample)",
       hook: "pre-tool-use",
-      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "npm test" }, tool_use_id: "toolu_demo_0001" },
+      input: {
+        ...box.base,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "npm test" },
+        tool_use_id: "toolu_demo_0001",
+      },
     },
     {
       title: "PreToolUse: the agent re-reads the steps file; calls pass again",
       hook: "pre-tool-use",
-      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: steps }, tool_use_id: "toolu_demo_0002" },
+      input: {
+        ...box.base,
+        hook_event_name: "PreToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: steps },
+        tool_use_id: "toolu_demo_0002",
+      },
     },
     {
       title: "Stop: nothing left to enforce",
@@ -240,43 +348,60 @@ function orchestrationScenario(): void {
   const box = sandbox("orchestration", "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d");
   usageTranscript(box.transcript, box.base.session_id, 171_000, box.project);
   const checkpoints = join(box.project, ".jerry", "checkpoints");
-  const listCheckpoints = () => show(".jerry/checkpoints/", existsSync(checkpoints) ? readdirSync(checkpoints).join("\n") : "(none)");
-  scenario("orchestration", "Orchestration run: projects/PROJ-001-oss-release/ORCHESTRATION.yaml, context at 85 %", box, [
-    {
-      title: "UserPromptSubmit: the context monitor warns (CRITICAL from 80 %)",
-      hook: "user-prompt-submit",
-      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "score the gate" },
-    },
-    {
-      title: "PreCompact (auto): a checkpoint from the resumption section",
-      hook: "pre-compact",
-      input: { ...box.base, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null },
-      after: listCheckpoints,
-    },
-    {
-      title: "SessionStart(compact): the compaction alert",
-      hook: "session-start",
-      input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
-    },
-    {
-      title: "PostCompact: Claude Code's summary is stored with the checkpoint",
-      hook: "post-compact",
-      input: { ...box.base, hook_event_name: "PostCompact", trigger: "auto", compact_summary: "The run is at QG-2 iteration 2; the revision of NOTICE is pending." },
-      before: () => appendCompaction(box.transcript, box.base.session_id),
-    },
-    {
-      title: "UserPromptSubmit: until acknowledged, a one-line reminder",
-      hook: "user-prompt-submit",
-      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "continue" },
-    },
-    { title: "rehydrate ack: the agent (or the user) acknowledges the checkpoint", hook: ["rehydrate", "ack", "--project", box.project] },
-    {
-      title: "UserPromptSubmit: acknowledged, nothing more",
-      hook: "user-prompt-submit",
-      input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "continue" },
-    },
-    { title: "rehydrate resume-prompt: what a new session gets (Template 1)", hook: ["rehydrate", "resume-prompt", "--project", box.project] },
-  ]);
+  const listCheckpoints = () =>
+    show(".jerry/checkpoints/", existsSync(checkpoints) ? readdirSync(checkpoints).join("\n") : "(none)");
+  scenario(
+    "orchestration",
+    "Orchestration run: projects/PROJ-001-oss-release/ORCHESTRATION.yaml, context at 85 %",
+    box,
+    [
+      {
+        title: "UserPromptSubmit: the context monitor warns (CRITICAL from 80 %)",
+        hook: "user-prompt-submit",
+        input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "score the gate" },
+      },
+      {
+        title: "PreCompact (auto): a checkpoint from the resumption section",
+        hook: "pre-compact",
+        input: { ...box.base, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null },
+        after: listCheckpoints,
+      },
+      {
+        title: "SessionStart(compact): the compaction alert",
+        hook: "session-start",
+        input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
+      },
+      {
+        title: "PostCompact: Claude Code's summary is stored with the checkpoint",
+        hook: "post-compact",
+        input: {
+          ...box.base,
+          hook_event_name: "PostCompact",
+          trigger: "auto",
+          compact_summary: "The run is at QG-2 iteration 2; the revision of NOTICE is pending.",
+        },
+        before: () => appendCompaction(box.transcript, box.base.session_id),
+      },
+      {
+        title: "UserPromptSubmit: until acknowledged, a one-line reminder",
+        hook: "user-prompt-submit",
+        input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "continue" },
+      },
+      {
+        title: "rehydrate ack: the agent (or the user) acknowledges the checkpoint",
+        hook: ["rehydrate", "ack", "--project", box.project],
+      },
+      {
+        title: "UserPromptSubmit: acknowledged, nothing more",
+        hook: "user-prompt-submit",
+        input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "continue" },
+      },
+      {
+        title: "rehydrate resume-prompt: what a new session gets (Template 1)",
+        hook: ["rehydrate", "resume-prompt", "--project", box.project],
+      },
+    ],
+  );
 }
 
 function workerScenario(): void {
@@ -298,24 +423,51 @@ function workerScenario(): void {
     {
       title: "PreToolUse: the first tool call is denied once, naming the dispatch file",
       hook: "pre-tool-use",
-      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Edit", tool_input: { file_path: join(box.project, "src", "api", "middleware.ts") }, tool_use_id: "toolu_w1" },
+      input: {
+        ...box.base,
+        hook_event_name: "PreToolUse",
+        tool_name: "Edit",
+        tool_input: { file_path: join(box.project, "src", "api", "middleware.ts") },
+        tool_use_id: "toolu_w1",
+      },
     },
     {
       title: "PreToolUse: the Read of the dispatch file passes",
       hook: "pre-tool-use",
-      input: { ...box.base, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: dispatch }, tool_use_id: "toolu_w2" },
+      input: {
+        ...box.base,
+        hook_event_name: "PreToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: dispatch },
+        tool_use_id: "toolu_w2",
+      },
     },
   ]);
 }
 
-for (const bin of ["pre-compact", "session-start", "user-prompt-submit", "pre-tool-use", "post-compact", "stop", "rehydrate"]) {
+for (
+  const bin of [
+    "pre-compact",
+    "session-start",
+    "user-prompt-submit",
+    "pre-tool-use",
+    "post-compact",
+    "stop",
+    "rehydrate",
+  ]
+) {
   if (!existsSync(join(DIST, bin + EXE))) {
     console.error(`demo: dist/${bin}${EXE} is missing; run "bun build.ts" (or npm run demo) first`);
     process.exit(1);
   }
 }
 
-const SCENARIOS: Record<string, () => void> = { everyday: everydayScenario, project: projectScenario, orchestration: orchestrationScenario, worker: workerScenario };
+const SCENARIOS: Record<string, () => void> = {
+  everyday: everydayScenario,
+  project: projectScenario,
+  orchestration: orchestrationScenario,
+  worker: workerScenario,
+};
 for (const name of only) {
   if (!SCENARIOS[name]) {
     console.error(`demo: unknown scenario "${name}"; known: ${Object.keys(SCENARIOS).join(", ")}`);
@@ -326,5 +478,7 @@ console.log("rehydrate demo: scripted compaction cycles against the compiled bin
 for (const [name, run] of Object.entries(SCENARIOS)) if (only.length === 0 || only.includes(name)) run();
 
 console.log("\n════ Timings (wall clock, spawn to exit, one run each; bench/ has the real measurements)");
-for (const [name, what, status, ms] of timings) console.log(`  ${name.padEnd(14)} ${what.padEnd(22).slice(0, 40)} exit ${status}  ${ms.toFixed(1).padStart(7)} ms`);
+for (const [name, what, status, ms] of timings) {
+  console.log(`  ${name.padEnd(14)} ${what.padEnd(22).slice(0, 40)} exit ${status}  ${ms.toFixed(1).padStart(7)} ms`);
+}
 if (timings.some(([, , status]) => status !== 0)) process.exitCode = 1;

@@ -38,7 +38,9 @@ export function releaseNotes(changelog: string, version: string): string {
     const heading = lines[i].slice(3).trim().match(/^\[?v?([^\]\s]+)\]?(?:\s|$)/);
     if (heading && heading[1] === want) start = i + 1;
   }
-  if (start < 0) throw new Error(`CHANGELOG.md has no "## ${want}" section; rename "## Unreleased" to it before tagging`);
+  if (start < 0) {
+    throw new Error(`CHANGELOG.md has no "## ${want}" section; rename "## Unreleased" to it before tagging`);
+  }
   const body = lines.slice(start, end).join("\n").trim();
   if (body === "") throw new Error(`CHANGELOG.md's "## ${want}" section is empty`);
   return body;

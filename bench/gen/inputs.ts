@@ -33,7 +33,12 @@ export const HOOK_CASES: readonly HookCase[] = [
   { id: "user-prompt-submit", binary: "user-prompt-submit", event: "UserPromptSubmit", peer: "user-prompt-submit" },
   // The usual prompt: SessionStart(compact) delivered and an earlier prompt left the monitor's
   // state, so only the monitor and the reminder run.
-  { id: "user-prompt-submit@steady", binary: "user-prompt-submit", event: "UserPromptSubmit", prepare: ["session-start", "user-prompt-submit"] },
+  {
+    id: "user-prompt-submit@steady",
+    binary: "user-prompt-submit",
+    event: "UserPromptSubmit",
+    prepare: ["session-start", "user-prompt-submit"],
+  },
   // Most prompts of a session: the reminders are used up (3 by default), so only the context
   // monitor runs (it still writes its state file on every prompt). A minute passes between the
   // prompts (AGE: the sandbox's files are dated back), as it does when a person types them, and the
@@ -43,7 +48,14 @@ export const HOOK_CASES: readonly HookCase[] = [
     id: "user-prompt-submit@quiet",
     binary: "user-prompt-submit",
     event: "UserPromptSubmit",
-    prepare: ["session-start", "user-prompt-submit", "user-prompt-submit", "user-prompt-submit", AGE, "user-prompt-submit@quiet"],
+    prepare: [
+      "session-start",
+      "user-prompt-submit",
+      "user-prompt-submit",
+      "user-prompt-submit",
+      AGE,
+      "user-prompt-submit@quiet",
+    ],
   },
   { id: "pre-tool-use", binary: "pre-tool-use", event: "PreToolUse" },
   // PostToolUse after an ordinary Edit (most tool calls) and after an Edit of ORCHESTRATION.yaml
@@ -79,7 +91,13 @@ export function hookInput(caseId: string, ctx: InputContext): string {
   let payload: Record<string, unknown>;
   switch (caseId) {
     case "pre-compact":
-      payload = { ...base, prompt_id: PROMPT_ID, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null };
+      payload = {
+        ...base,
+        prompt_id: PROMPT_ID,
+        hook_event_name: "PreCompact",
+        trigger: "auto",
+        custom_instructions: null,
+      };
       break;
     case "post-compact":
       payload = {
@@ -88,14 +106,21 @@ export function hookInput(caseId: string, ctx: InputContext): string {
         hook_event_name: "PostCompact",
         trigger: "auto",
         compact_summary: "<analysis>The user is executing project " + ACTIVE_PROJECT + ".</analysis>\n<summary>\n" +
-          "1. Primary Request and Intent: continue " + ACTIVE_PROJECT + ", task by task.\n2. Key Technical Concepts: steps file, manifest.\n" +
+          "1. Primary Request and Intent: continue " + ACTIVE_PROJECT +
+          ", task by task.\n2. Key Technical Concepts: steps file, manifest.\n" +
           "3. Files and Code Sections: 01-planning/04-steps.md, 03-working/src/main.ts.\n4. Errors and fixes: none.\n5. Problem Solving: n/a.\n" +
           "6. All user messages: see transcript.\n7. Pending Tasks: the next unchecked step.\n8. Current Work: editing main.ts.\n" +
           "9. Optional Next Step: run the tests.\n</summary>",
       };
       break;
     case "session-start":
-      payload = { ...base, prompt_id: "e98f9f21-05c4-45e3-b9f1-57e63b056b71", hook_event_name: "SessionStart", source: "compact", model: MODEL };
+      payload = {
+        ...base,
+        prompt_id: "e98f9f21-05c4-45e3-b9f1-57e63b056b71",
+        hook_event_name: "SessionStart",
+        source: "compact",
+        model: MODEL,
+      };
       break;
     case "session-start@startup":
       payload = { ...base, hook_event_name: "SessionStart", source: "startup", model: MODEL };
@@ -128,7 +153,14 @@ export function hookInput(caseId: string, ctx: InputContext): string {
       payload = editPayload(base, steps, "- [ ] ", "- [x] ", "toolu_9cbb597a149e143a2980c1cf", 3);
       break;
     case "post-tool-use@orchestration":
-      payload = editPayload(base, orchestration, "current_gate_iteration: 1", "current_gate_iteration: 2", "toolu_9cbb597a149e143a2980c1ce", 4);
+      payload = editPayload(
+        base,
+        orchestration,
+        "current_gate_iteration: 1",
+        "current_gate_iteration: 2",
+        "toolu_9cbb597a149e143a2980c1ce",
+        4,
+      );
       break;
     case "stop":
       payload = {
@@ -150,7 +182,14 @@ export function hookInput(caseId: string, ctx: InputContext): string {
 }
 
 /** The PostToolUse payload of an Edit of `file` that replaced `oldString` with `newString`. */
-function editPayload(base: Record<string, unknown>, file: string, oldString: string, newString: string, toolUseId: string, ms: number) {
+function editPayload(
+  base: Record<string, unknown>,
+  file: string,
+  oldString: string,
+  newString: string,
+  toolUseId: string,
+  ms: number,
+) {
   return {
     ...base,
     prompt_id: "378d7424-8205-49b7-aaa9-8e003f61053d",

@@ -43,17 +43,58 @@ export interface TranscriptOptions {
 }
 
 const WORDS = [
-  "the", "hook", "reads", "state", "project", "manifest", "résumé", "naïve", "café", "日本語", "テスト", "🚀", "✅",
-  "compaction", "context", "window", "tokens", "steps", "plan", "overview", "deploy", "cache", "index", "query",
-  "function", "return", "const", "await", "error", "retry", "queue", "schema", "field", "value", "数据",
+  "the",
+  "hook",
+  "reads",
+  "state",
+  "project",
+  "manifest",
+  "résumé",
+  "naïve",
+  "café",
+  "日本語",
+  "テスト",
+  "🚀",
+  "✅",
+  "compaction",
+  "context",
+  "window",
+  "tokens",
+  "steps",
+  "plan",
+  "overview",
+  "deploy",
+  "cache",
+  "index",
+  "query",
+  "function",
+  "return",
+  "const",
+  "await",
+  "error",
+  "retry",
+  "queue",
+  "schema",
+  "field",
+  "value",
+  "数据",
 ];
 const PROJECT_FILES = [
-  "01-planning/04-steps.md", "01-planning/03-plan.md", "01-planning/01-overview.md", "01-planning/resume-context.md",
-  "01-planning/02-discovery.md", "03-working/notes.md", "03-working/src/main.ts", "03-working/src/main.test.ts",
+  "01-planning/04-steps.md",
+  "01-planning/03-plan.md",
+  "01-planning/01-overview.md",
+  "01-planning/resume-context.md",
+  "01-planning/02-discovery.md",
+  "03-working/notes.md",
+  "03-working/src/main.ts",
+  "03-working/src/main.test.ts",
 ];
 const SYSTEM_FILES = [
-  "00-system/core/orchestrator.md", "00-system/system-map.md", "00-system/skills/projects/execute-project/SKILL.md",
-  "01-memory/goals.md", "CLAUDE.md",
+  "00-system/core/orchestrator.md",
+  "00-system/system-map.md",
+  "00-system/skills/projects/execute-project/SKILL.md",
+  "01-memory/goals.md",
+  "CLAUDE.md",
 ];
 
 function textPool(rnd: Random): { small: string[]; big: string[] } {
@@ -156,7 +197,10 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
       case "MultiEdit":
         return { file_path: projectFile(), edits: [{ old_string: words(2), new_string: words(3) }] };
       case "Bash":
-        return { command: `cd ${ws}/02-projects/${project} && grep -rn "TODO" 03-working | head -40`, description: "Find open TODOs" };
+        return {
+          command: `cd ${ws}/02-projects/${project} && grep -rn "TODO" 03-working | head -40`,
+          description: "Find open TODOs",
+        };
       case "Grep":
         return { pattern: "current_task", path: `${ws}/02-projects/${project}`, output_mode: "content" };
       case "Glob":
@@ -167,17 +211,39 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
         return {
           todos: [
             { content: `Update ${project}/01-planning/04-steps.md`, status: "completed", activeForm: "Updating steps" },
-            { content: `Edit 03-working/src/main.ts in ${project}`, status: "in_progress", activeForm: "Editing main.ts" },
+            {
+              content: `Edit 03-working/src/main.ts in ${project}`,
+              status: "in_progress",
+              activeForm: "Editing main.ts",
+            },
             { content: words(5), status: "pending", activeForm: "Working" },
           ],
         };
       default:
-        return { description: "Explore the project", prompt: `Look at ${ws}/02-projects/${project} and ${words(12)}`, subagent_type: "Explore" };
+        return {
+          description: "Explore the project",
+          prompt: `Look at ${ws}/02-projects/${project} and ${words(12)}`,
+          subagent_type: "Explore",
+        };
     }
   };
   const TOOL_WEIGHTS: readonly string[] = [
-    "Read", "Read", "Read", "Read", "Edit", "Edit", "Edit", "Write", "MultiEdit", "Bash", "Bash", "Grep", "Glob",
-    "Skill", "TodoWrite", "Task",
+    "Read",
+    "Read",
+    "Read",
+    "Read",
+    "Edit",
+    "Edit",
+    "Edit",
+    "Write",
+    "MultiEdit",
+    "Bash",
+    "Bash",
+    "Grep",
+    "Glob",
+    "Skill",
+    "TodoWrite",
+    "Task",
   ];
 
   function* compaction(): Generator<string> {
@@ -195,10 +261,20 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
     yield line(envelope("user", {
       isCompactSummary: true,
       isVisibleInTranscriptOnly: true,
-      message: { role: "user", content: `This session is being continued from a previous conversation that ran out of context. ${rnd.pick(pool.big)}` },
+      message: {
+        role: "user",
+        content: `This session is being continued from a previous conversation that ran out of context. ${
+          rnd.pick(pool.big)
+        }`,
+      },
     }));
     yield line(envelope("progress", {
-      data: { type: "hook_progress", hookEvent: "SessionStart", hookName: "SessionStart:compact", command: "rehydrate session-start" },
+      data: {
+        type: "hook_progress",
+        hookEvent: "SessionStart",
+        hookName: "SessionStart:compact",
+        command: "rehydrate session-start",
+      },
       parentToolUseID: "",
       toolUseID: "",
     }));
@@ -259,12 +335,23 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
       for (const call of calls) {
         const caller = parent;
         yield line(envelope("progress", {
-          data: { type: "hook_progress", hookEvent: "PreToolUse", hookName: `PreToolUse:${call.name}`, command: "rehydrate pre-tool-use" },
+          data: {
+            type: "hook_progress",
+            hookEvent: "PreToolUse",
+            hookName: `PreToolUse:${call.name}`,
+            command: "rehydrate pre-tool-use",
+          },
           parentToolUseID: call.id,
           toolUseID: call.id,
         }));
         if (call.name === "Bash") {
-          yield line(envelope("progress", { data: { type: "bash_progress", output: words(6), elapsedTimeSeconds: 2 }, toolUseID: call.id, parentToolUseID: call.id }));
+          yield line(
+            envelope("progress", {
+              data: { type: "bash_progress", output: words(6), elapsedTimeSeconds: 2 },
+              toolUseID: call.id,
+              parentToolUseID: call.id,
+            }),
+          );
         }
         if (call.name === "Task") {
           for (let k = 0; k < 3; k++) {
@@ -331,14 +418,19 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
 
   // The ending every reader must agree on: one prompt, one answer with a known usage.
   project = ACTIVE_PROJECT;
-  yield line(envelope("user", { message: { role: "user", content: `Continue with the next task of ${ACTIVE_PROJECT}.` } }));
+  yield line(
+    envelope("user", { message: { role: "user", content: `Continue with the next task of ${ACTIVE_PROJECT}.` } }),
+  );
   yield line(envelope("assistant", {
     message: {
       model: MODEL,
       id: `msg_01${rnd.hex(22)}`,
       type: "message",
       role: "assistant",
-      content: [{ type: "text", text: `Working on ${ACTIVE_PROJECT}: next is the first unchecked task in 04-steps.md.` }],
+      content: [{
+        type: "text",
+        text: `Working on ${ACTIVE_PROJECT}: next is the first unchecked task in 04-steps.md.`,
+      }],
       stop_reason: "end_turn",
       stop_sequence: null,
       usage: usage(3, 2_000, 142_000, 311),

@@ -28,9 +28,16 @@ try {
     for (const block of content) {
       if (!block || block.type !== "tool_use") continue;
       const inp = block.input || {};
-      const text = [inp.file_path, inp.notebook_path, inp.path, inp.command, inp.pattern, inp.prompt].filter(Boolean).join(" ");
+      const text = [inp.file_path, inp.notebook_path, inp.path, inp.command, inp.pattern, inp.prompt].filter(Boolean)
+        .join(" ");
       const m = PROJECT_RE.exec(text);
-      calls.push({ tool: block.name, project: m ? m[1] : null, file: inp.file_path || inp.path || null, skill: inp.skill || null, timestamp: entry.timestamp });
+      calls.push({
+        tool: block.name,
+        project: m ? m[1] : null,
+        file: inp.file_path || inp.path || null,
+        skill: inp.skill || null,
+        timestamp: entry.timestamp,
+      });
     }
   }
 
@@ -50,7 +57,9 @@ try {
   let confidence = "unknown";
   if (active) {
     const direct = recent.filter((c) => c.project === active && FILE_TOOLS.has(c.tool)).length;
-    const skill = recent.some((c) => c.tool === "Skill" && (c.skill === "execute-project" || c.skill === "plan-project"));
+    const skill = recent.some((c) =>
+      c.tool === "Skill" && (c.skill === "execute-project" || c.skill === "plan-project")
+    );
     confidence = direct >= 3 ? "high" : direct >= 1 || skill ? "medium" : "low";
   }
   const state = {
@@ -60,7 +69,11 @@ try {
     timestamp: new Date().toISOString(),
     session_id: input.session_id,
     trigger: input.trigger,
-    last_tool_calls: calls.filter((c) => c.file).slice(-5).map((c) => ({ tool: c.tool, file: c.file, timestamp: c.timestamp })),
+    last_tool_calls: calls.filter((c) => c.file).slice(-5).map((c) => ({
+      tool: c.tool,
+      file: c.file,
+      timestamp: c.timestamp,
+    })),
   };
   const cacheDir = path.join(projectDir, "00-system", ".cache");
   fs.mkdirSync(cacheDir, { recursive: true });

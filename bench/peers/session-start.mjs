@@ -142,12 +142,20 @@ function main() {
                 current_task: resumeData.current_task ?? null,
                 current_section: resumeData.current_section ?? null,
               };
-              context.MANDATORY_LOADING_SEQUENCE = buildCatastrophicResumeInstructions(id, resumePath, resumeData, confidence);
+              context.MANDATORY_LOADING_SEQUENCE = buildCatastrophicResumeInstructions(
+                id,
+                resumePath,
+                resumeData,
+                confidence,
+              );
             } else {
               context.resume_mode = { active: false, error: `Invalid resume-context.md YAML in ${id}` };
             }
           } else {
-            context.resume_mode = { active: false, error: `Active project ${id} detected, but resume-context.md not found` };
+            context.resume_mode = {
+              active: false,
+              error: `Active project ${id} detected, but resume-context.md not found`,
+            };
           }
         } else {
           context.resume_mode = { active: false, reason: `Low confidence (${confidence}) - not auto-resuming` };

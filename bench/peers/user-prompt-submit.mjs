@@ -37,20 +37,30 @@ function main() {
   const level = fill >= 0.9 ? "COMPACTION" : fill >= 0.8 ? "CRITICAL" : fill >= 0.6 ? "WARNING" : "NOMINAL";
   const jerry = path.join(projectDir, ".jerry");
   fs.mkdirSync(jerry, { recursive: true });
-  fs.writeFileSync(path.join(jerry, "context-monitor-state.json"), JSON.stringify({
-    session_id: data.session_id,
-    fill_percent: Math.round(fill * 1000) / 10,
-    tokens,
-    window: WINDOW,
-    level,
-    compactions,
-    updated_at: new Date().toISOString(),
-  }, null, 2));
+  fs.writeFileSync(
+    path.join(jerry, "context-monitor-state.json"),
+    JSON.stringify(
+      {
+        session_id: data.session_id,
+        fill_percent: Math.round(fill * 1000) / 10,
+        tokens,
+        window: WINDOW,
+        level,
+        compactions,
+        updated_at: new Date().toISOString(),
+      },
+      null,
+      2,
+    ),
+  );
 
   const parts = [];
   if (level !== "NOMINAL") {
-    parts.push(`<context-monitor>\nLEVEL: ${level}\nFILL: ${(fill * 100).toFixed(1)}% (${tokens} of ${WINDOW} tokens)\n` +
-      (level === "WARNING" ? "Update the ORCHESTRATION.yaml resumption section." : "Checkpoint NOW.") + "\n</context-monitor>");
+    parts.push(
+      `<context-monitor>\nLEVEL: ${level}\nFILL: ${(fill * 100).toFixed(1)}% (${tokens} of ${WINDOW} tokens)\n` +
+        (level === "WARNING" ? "Update the ORCHESTRATION.yaml resumption section." : "Checkpoint NOW.") +
+        "\n</context-monitor>",
+    );
   }
   const dir = path.join(jerry, "checkpoints");
   if (fs.existsSync(dir)) {
@@ -59,8 +69,12 @@ function main() {
       try {
         const cp = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
         if (cp.acknowledged) continue;
-        parts.push(`<compaction-alert>\nCONTEXT COMPACTION OCCURRED.\nCHECKPOINT: .jerry/checkpoints/${f}\n` +
-          `Continue from: ${(cp.recovery && cp.recovery.next_action) || "read ORCHESTRATION.yaml"}\n</compaction-alert>`);
+        parts.push(
+          `<compaction-alert>\nCONTEXT COMPACTION OCCURRED.\nCHECKPOINT: .jerry/checkpoints/${f}\n` +
+            `Continue from: ${
+              (cp.recovery && cp.recovery.next_action) || "read ORCHESTRATION.yaml"
+            }\n</compaction-alert>`,
+        );
         break;
       } catch {
         parts.push("<compaction-alert>compaction occurred, read ORCHESTRATION.yaml</compaction-alert>");
@@ -69,7 +83,11 @@ function main() {
     }
   }
   if (parts.length) {
-    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: parts.join("\n") } }) + "\n");
+    process.stdout.write(
+      JSON.stringify({
+        hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: parts.join("\n") },
+      }) + "\n",
+    );
   }
 }
 

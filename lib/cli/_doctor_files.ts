@@ -44,7 +44,9 @@ export function newestTranscript(
     if (!entry.endsWith(".jsonl")) continue;
     try {
       const st = statSync(join(dir, entry));
-      if (st.isFile() && (best === null || st.mtimeMs > best.mtimeMs)) best = { path: join(dir, entry), mtimeMs: st.mtimeMs, size: st.size };
+      if (st.isFile() && (best === null || st.mtimeMs > best.mtimeMs)) {
+        best = { path: join(dir, entry), mtimeMs: st.mtimeMs, size: st.size };
+      }
     } catch { /* vanished */ }
   }
   return best ?? { missing: `no transcript in ${dir}` };
@@ -54,7 +56,12 @@ export function newestTranscript(
  * The executable a hook command runs, with `$CLAUDE_PROJECT_DIR` and `~`/`$HOME` filled in; a
  * bare name is looked up on `PATH` (returned as is when not found).
  */
-export function commandBinary(command: string, projectDir: string, homeDir: string, env: Record<string, string | undefined> = {}): string {
+export function commandBinary(
+  command: string,
+  projectDir: string,
+  homeDir: string,
+  env: Record<string, string | undefined> = {},
+): string {
   const word = firstWord(command).word.replace(PROJECT_DIR_VAR, () => projectDir).replace(HOME_VAR, () => homeDir);
   if (word.includes("/") || word.includes("\\")) return word;
   const win = process.platform === "win32";

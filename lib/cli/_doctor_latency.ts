@@ -39,7 +39,12 @@ export function samplePayload(hook: string, cwd: string, transcriptPath: string)
     PostCompact: { trigger: "manual", compact_summary: "The user asked for a refactor of the parser; tests pass." },
     SessionStart: { source: "startup", model: "claude-opus-4-6" },
     UserPromptSubmit: { prompt: "Carry on with the next step", permission_mode: "default" },
-    PreToolUse: { tool_name: "Read", tool_input: { file_path: join(cwd, "README.md") }, tool_use_id: "toolu_doctor", permission_mode: "default" },
+    PreToolUse: {
+      tool_name: "Read",
+      tool_input: { file_path: join(cwd, "README.md") },
+      tool_use_id: "toolu_doctor",
+      permission_mode: "default",
+    },
     PostToolUse: {
       tool_name: "Edit",
       tool_input: { file_path: join(cwd, "notes.md"), old_string: "a", new_string: "b" },
@@ -64,7 +69,12 @@ export function measureHooks(
   const scratch = mkdtempSync(join(tmpdir(), "rehydrate-doctor-"));
   const project = join(scratch, "project");
   mkdirSync(project, { recursive: true });
-  const env = { ...(options.env ?? process.env), CLAUDE_PROJECT_DIR: project, REHYDRATE_STATE_DIR: join(scratch, "state"), REHYDRATE_DEBUG: "" };
+  const env = {
+    ...(options.env ?? process.env),
+    CLAUDE_PROJECT_DIR: project,
+    REHYDRATE_STATE_DIR: join(scratch, "state"),
+    REHYDRATE_DEBUG: "",
+  };
   const out: HookLatency[] = [];
   try {
     for (const { hook, binary } of targets) {
@@ -89,9 +99,21 @@ export function measureHooks(
   return out;
 }
 
-function time(binary: string, args: string[], input: string, cwd: string, env: Record<string, string | undefined>): { ms: number; problem: string | null } {
+function time(
+  binary: string,
+  args: string[],
+  input: string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): { ms: number; problem: string | null } {
   const start = process.hrtime.bigint();
-  const r = spawnSync(binary, args, { input, cwd, env: env as Record<string, string>, timeout: 30_000, stdio: ["pipe", "pipe", "pipe"] });
+  const r = spawnSync(binary, args, {
+    input,
+    cwd,
+    env: env as Record<string, string>,
+    timeout: 30_000,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.error) return { ms, problem: `cannot run: ${(r.error as { code?: string }).code ?? r.error.message}` };
   if (r.status !== 0) return { ms, problem: `exit ${r.status ?? r.signal}` };

@@ -60,7 +60,9 @@ export function commandPrefix(
       const rel = api.relative(root, binary);
       if (rel !== "" && !rel.startsWith("..") && !api.isAbsolute(rel)) {
         const slashed = rel.split(api.sep).join("/");
-        return SAFE_POSIX.test(slashed) ? `"$CLAUDE_PROJECT_DIR"/${slashed}` : `"$CLAUDE_PROJECT_DIR/${escapeInDoubleQuotes(slashed)}"`;
+        return SAFE_POSIX.test(slashed)
+          ? `"$CLAUDE_PROJECT_DIR"/${slashed}`
+          : `"$CLAUDE_PROJECT_DIR/${escapeInDoubleQuotes(slashed)}"`;
       }
     }
   }
@@ -99,13 +101,18 @@ export function resolveBinary(options: ResolveBinaryOptions): { path: string } |
   if (options.command !== undefined) {
     if (options.command === "") return { error: "--command needs a path to the rehydrate binary" };
     chosen = path.resolve(options.cwd ?? process.cwd(), options.command);
-    if (isVirtualPath(options.command)) return { error: `--command ${options.command} is inside the binary's virtual filesystem; give the real path` };
+    if (isVirtualPath(options.command)) {
+      return { error: `--command ${options.command} is inside the binary's virtual filesystem; give the real path` };
+    }
   } else {
     const exec = options.execPath ?? process.execPath;
     const name = path.basename(exec).toLowerCase().replace(/\.exe$/, "");
     const url = options.moduleUrl ?? "";
     if (RUNTIMES.has(name) && !isVirtualPath(url)) {
-      return { error: `running from source (${name}); pass --command PATH pointing at the compiled rehydrate binary, e.g. --command dist/rehydrate` };
+      return {
+        error:
+          `running from source (${name}); pass --command PATH pointing at the compiled rehydrate binary, e.g. --command dist/rehydrate`,
+      };
     }
     if (isVirtualPath(exec)) return { error: `the executable path ${exec} is virtual; pass --command PATH` };
     try {
@@ -114,9 +121,15 @@ export function resolveBinary(options: ResolveBinaryOptions): { path: string } |
       chosen = exec;
     }
   }
-  if (!existsSync(chosen) || !statSync(chosen).isFile()) return { error: `no rehydrate binary at ${chosen}; build it (bun build.ts) or pass --command PATH` };
+  if (!existsSync(chosen) || !statSync(chosen).isFile()) {
+    return { error: `no rehydrate binary at ${chosen}; build it (bun build.ts) or pass --command PATH` };
+  }
   if (!path.basename(chosen).toLowerCase().includes("rehydrate")) {
-    return { error: `the binary's file name must contain "rehydrate" (got ${path.basename(chosen)}) so uninstall can find its entries; rename it or link it` };
+    return {
+      error: `the binary's file name must contain "rehydrate" (got ${
+        path.basename(chosen)
+      }) so uninstall can find its entries; rename it or link it`,
+    };
   }
   return { path: chosen };
 }

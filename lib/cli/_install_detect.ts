@@ -8,10 +8,10 @@
 import { existsSync, statSync } from "../node/fs.ts";
 import { homeDir } from "../node/home_dir.ts";
 import { join, resolve } from "../node/path.ts";
-import { type LoadedConfig, loadConfig } from "../config/load_config.ts";
+import { loadConfig, type LoadedConfig } from "../config/load_config.ts";
 import { findOrchestrationLayout } from "../orchestration/layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
-import { WORKFLOWS, type Workflow } from "./_install_plan.ts";
+import { type Workflow, WORKFLOWS } from "./_install_plan.ts";
 
 /** What the verbs get from the outside world; tests pass temporary directories. */
 export interface VerbEnv {
@@ -75,7 +75,11 @@ export function detectWorkflows(projectDir: string, loaded: LoadedConfig): Workf
     p.enabled === false
       ? { workflow: "projects", used: false, evidence: "projects.enabled is false in the config" }
       : usesProjectsLayout(projectDir, config)
-      ? { workflow: "projects", used: true, evidence: p.enabled === true ? "projects.enabled is true" : `${p.systemDir}/ and ${p.root}/ exist` }
+      ? {
+        workflow: "projects",
+        used: true,
+        evidence: p.enabled === true ? "projects.enabled is true" : `${p.systemDir}/ and ${p.root}/ exist`,
+      }
       : { workflow: "projects", used: false, evidence: `no ${p.systemDir}/ and ${p.root}/` },
   );
   const o = config.orchestration;
@@ -84,7 +88,11 @@ export function detectWorkflows(projectDir: string, loaded: LoadedConfig): Workf
     o.enabled === false
       ? { workflow: "orchestration", used: false, evidence: "orchestration.enabled is false in the config" }
       : layout
-      ? { workflow: "orchestration", used: true, evidence: `${layout.runs.length} run(s), e.g. ${layout.active.relPath}` }
+      ? {
+        workflow: "orchestration",
+        used: true,
+        evidence: `${layout.runs.length} run(s), e.g. ${layout.active.relPath}`,
+      }
       : o.enabled === true
       ? { workflow: "orchestration", used: true, evidence: "orchestration.enabled is true" }
       : { workflow: "orchestration", used: false, evidence: `no ${o.projectsDir}/*/ORCHESTRATION.yaml` },
@@ -150,11 +158,17 @@ export function readOptions(
     }
     if (spec.values.includes(name)) {
       const v = name === a ? args[++i] : a.slice(eq + 1);
-      if (v === undefined || (name === a && v.startsWith("--"))) return { flags, values, error: `${name} needs a value` };
+      if (v === undefined || (name === a && v.startsWith("--"))) {
+        return { flags, values, error: `${name} needs a value` };
+      }
       values.set(name, v);
       continue;
     }
-    return { flags, values, error: a.startsWith("-") ? `unknown option ${a}` : `unexpected argument ${JSON.stringify(a)}` };
+    return {
+      flags,
+      values,
+      error: a.startsWith("-") ? `unknown option ${a}` : `unexpected argument ${JSON.stringify(a)}`,
+    };
   }
   return { flags, values };
 }

@@ -82,7 +82,9 @@ function diffLines(a: string[], b: string[]): Op[] {
     const lcs = new Uint32Array((ma.length + 1) * w);
     for (let x = ma.length - 1; x >= 0; x--) {
       for (let y = mb.length - 1; y >= 0; y--) {
-        lcs[x * w + y] = ma[x] === mb[y] ? lcs[(x + 1) * w + y + 1] + 1 : Math.max(lcs[(x + 1) * w + y], lcs[x * w + y + 1]);
+        lcs[x * w + y] = ma[x] === mb[y]
+          ? lcs[(x + 1) * w + y + 1] + 1
+          : Math.max(lcs[(x + 1) * w + y], lcs[x * w + y + 1]);
       }
     }
     let x = 0;

@@ -53,15 +53,22 @@ export interface HookSpec {
 export function hooksFor(workflows: readonly Workflow[], options: { enforceReread?: boolean } = {}): HookSpec[] {
   const has = (w: Workflow) => workflows.includes(w);
   const enforce = has("dispatch") || (has("projects") && options.enforceReread === true);
-  const postTools = [...(has("orchestration") ? ["Write", "Edit", "MultiEdit"] : []), ...(has("dispatch") ? ["Skill"] : [])];
+  const postTools = [
+    ...(has("orchestration") ? ["Write", "Edit", "MultiEdit"] : []),
+    ...(has("dispatch") ? ["Skill"] : []),
+  ];
   const specs: HookSpec[] = [
     { hook: "pre-compact", event: "PreCompact", matcher: "manual|auto", timeout: 60 },
     { hook: "session-start", event: "SessionStart", matcher: "startup|resume|clear|compact|fork", timeout: 30 },
     { hook: "user-prompt-submit", event: "UserPromptSubmit", timeout: 10 },
   ];
-  if (has("orchestration")) specs.push({ hook: "post-compact", event: "PostCompact", matcher: "manual|auto", timeout: 30 });
+  if (has("orchestration")) {
+    specs.push({ hook: "post-compact", event: "PostCompact", matcher: "manual|auto", timeout: 30 });
+  }
   if (enforce) specs.push({ hook: "pre-tool-use", event: "PreToolUse", matcher: "*", timeout: 10 });
-  if (postTools.length > 0) specs.push({ hook: "post-tool-use", event: "PostToolUse", matcher: postTools.join("|"), timeout: 10 });
+  if (postTools.length > 0) {
+    specs.push({ hook: "post-tool-use", event: "PostToolUse", matcher: postTools.join("|"), timeout: 10 });
+  }
   if (enforce) specs.push({ hook: "stop", event: "Stop", timeout: 10 });
   return specs;
 }
@@ -126,7 +133,12 @@ interface Ours {
   removal: TextEdit;
 }
 
-function plan(original: string, specs: readonly HookSpec[], prefix: string | null, known: readonly string[]): SettingsPlan {
+function plan(
+  original: string,
+  specs: readonly HookSpec[],
+  prefix: string | null,
+  known: readonly string[],
+): SettingsPlan {
   const style = detectStyle(original);
   let text = original;
   const added: string[] = [];
@@ -141,14 +153,26 @@ function plan(original: string, specs: readonly HookSpec[], prefix: string | nul
     if (root.kind !== "object") return fail(text, root, "not_object", "The settings file is not a JSON object");
     const hooksMember = member(root, "hooks");
     if (hooksMember && hooksMember.value.kind !== "object") {
-      return fail(text, hooksMember.value, "hooks_not_object", '"hooks" in the settings file is not an object; fix it by hand');
+      return fail(
+        text,
+        hooksMember.value,
+        "hooks_not_object",
+        '"hooks" in the settings file is not an object; fix it by hand',
+      );
     }
     const hooksNode = hooksMember?.value as JsonObjectNode | undefined;
     const found: Ours[] = [];
     if (hooksNode) {
       for (const m of hooksNode.members) {
         if (m.value.kind !== "array") {
-          if (specs.some((s) => s.event === m.key)) return fail(text, m.value, "event_not_array", `"hooks.${m.key}" in the settings file is not an array; fix it by hand`);
+          if (specs.some((s) => s.event === m.key)) {
+            return fail(
+              text,
+              m.value,
+              "event_not_array",
+              `"hooks.${m.key}" in the settings file is not an array; fix it by hand`,
+            );
+          }
           continue;
         }
         collect(root, hooksNode, m.key, m.value, known, found);
@@ -171,7 +195,10 @@ function plan(original: string, specs: readonly HookSpec[], prefix: string | nul
     let edit: TextEdit | null = null;
     let note: [string[], string] | null = null;
     for (const spec of missing) {
-      const near = found.find((o) => !claimed.has(o) && o.event === spec.event && o.hook === spec.hook && o.matcher === spec.matcher && o.timeout?.kind === "number");
+      const near = found.find((o) =>
+        !claimed.has(o) && o.event === spec.event && o.hook === spec.hook && o.matcher === spec.matcher &&
+        o.timeout?.kind === "number"
+      );
       if (!near) continue;
       const want = `${prefix} ${spec.hook}`;
       edit = near.command !== want
@@ -203,7 +230,15 @@ function plan(original: string, specs: readonly HookSpec[], prefix: string | nul
   }
   // An update is also reported when its entry went through two rounds (command, then timeout).
   const touched = new Set([...added, ...updated]);
-  return { ok: true, text, changed: text !== original, added, updated: [...new Set(updated)], removed, kept: kept.filter((k) => !touched.has(k)) };
+  return {
+    ok: true,
+    text,
+    changed: text !== original,
+    added,
+    updated: [...new Set(updated)],
+    removed,
+    kept: kept.filter((k) => !touched.has(k)),
+  };
 }
 
 function fail(text: string, node: JsonNode, code: PlanErrorCode, message: string): SettingsPlan {
@@ -218,7 +253,14 @@ function fail(text: string, node: JsonNode, code: PlanErrorCode, message: string
   return { ok: false, error: { code, line, column: node.start - lineStart + 1, message } };
 }
 
-function collect(root: JsonObjectNode, hooksNode: JsonObjectNode, event: string, groups: JsonArrayNode, known: readonly string[], out: Ours[]): void {
+function collect(
+  root: JsonObjectNode,
+  hooksNode: JsonObjectNode,
+  event: string,
+  groups: JsonArrayNode,
+  known: readonly string[],
+  out: Ours[],
+): void {
   groups.items.forEach((group, gi) => {
     if (group.kind !== "object") return;
     const list = member(group, "hooks")?.value;
@@ -237,9 +279,21 @@ function collect(root: JsonObjectNode, hooksNode: JsonObjectNode, event: string,
       // own (not just matcher and hooks) is the user's: only our entry goes.
       if (list.items.length > 1 || !onlyOurs) removal = removeEdit(list, ei);
       else if (groups.items.length > 1) removal = removeEdit(groups, gi);
-      else if (hooksNode.members.length > 1) removal = removeEdit(hooksNode, hooksNode.members.findIndex((m) => m.value === groups));
-      else removal = removeEdit(root, root.members.findIndex((m) => m.value === hooksNode));
-      out.push({ event, hook, matcher, command: (commandNode as { value: string }).value, timeout: member(entry, "timeout")?.value, commandNode, removal });
+      else if (hooksNode.members.length > 1) {
+        removal = removeEdit(
+          hooksNode,
+          hooksNode.members.findIndex((m) => m.value === groups),
+        );
+      } else removal = removeEdit(root, root.members.findIndex((m) => m.value === hooksNode));
+      out.push({
+        event,
+        hook,
+        matcher,
+        command: (commandNode as { value: string }).value,
+        timeout: member(entry, "timeout")?.value,
+        commandNode,
+        removal,
+      });
     });
   });
 }
@@ -307,7 +361,11 @@ export function firstWord(command: string): { raw: string; word: string; rest: s
       i++;
     }
   }
-  return { raw: command.slice(start, Math.min(i, command.length)), word, rest: command.slice(Math.min(i, command.length)) };
+  return {
+    raw: command.slice(start, Math.min(i, command.length)),
+    word,
+    rest: command.slice(Math.min(i, command.length)),
+  };
 }
 
 /** One entry of ours found in a settings file. */
@@ -321,18 +379,35 @@ export interface OurEntry {
 }
 
 /** Every entry of ours in a settings text (none for a missing file), or the parse error. */
-export function listOurEntries(text: string | null, options: { knownBinaries?: readonly string[] } = {}): { entries: OurEntry[] } | { error: { code: PlanErrorCode; line: number; column: number; message: string } } {
+export function listOurEntries(
+  text: string | null,
+  options: { knownBinaries?: readonly string[] } = {},
+): { entries: OurEntry[] } | { error: { code: PlanErrorCode; line: number; column: number; message: string } } {
   if (text === null) return { entries: [] };
   const parsed = parseJsonTree(text);
   if (parsed.error) return { error: parsed.error };
   const root = parsed.value!;
-  if (root.kind !== "object") return { error: { code: "not_object", line: 1, column: 1, message: "The settings file is not a JSON object" } };
+  if (root.kind !== "object") {
+    return { error: { code: "not_object", line: 1, column: 1, message: "The settings file is not a JSON object" } };
+  }
   const hooksNode = member(root, "hooks")?.value;
   if (hooksNode === undefined) return { entries: [] };
-  if (hooksNode.kind !== "object") return { error: { code: "hooks_not_object", line: 1, column: 1, message: '"hooks" in the settings file is not an object' } };
+  if (hooksNode.kind !== "object") {
+    return {
+      error: { code: "hooks_not_object", line: 1, column: 1, message: '"hooks" in the settings file is not an object' },
+    };
+  }
   const found: Ours[] = [];
-  for (const m of hooksNode.members) if (m.value.kind === "array") collect(root, hooksNode, m.key, m.value, options.knownBinaries ?? [], found);
+  for (const m of hooksNode.members) {
+    if (m.value.kind === "array") collect(root, hooksNode, m.key, m.value, options.knownBinaries ?? [], found);
+  }
   return {
-    entries: found.map((o) => ({ event: o.event, hook: o.hook, matcher: o.matcher, command: o.command, timeout: o.timeout?.kind === "number" ? o.timeout.value : undefined })),
+    entries: found.map((o) => ({
+      event: o.event,
+      hook: o.hook,
+      matcher: o.matcher,
+      command: o.command,
+      timeout: o.timeout?.kind === "number" ? o.timeout.value : undefined,
+    })),
   };
 }

@@ -275,7 +275,9 @@ export function renderValue(value: unknown, style: JsonStyle, indent: string, mu
 function renderInline(value: unknown, colon: string, sep: string): string {
   if (Array.isArray(value)) return `[${value.map((v) => renderInline(v, colon, sep)).join(sep)}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}${colon}${renderInline(v, colon, sep)}`).join(sep)}}`;
+    return `{${
+      Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}${colon}${renderInline(v, colon, sep)}`).join(sep)
+    }}`;
   }
   return JSON.stringify(value);
 }
@@ -304,10 +306,16 @@ export function appendEdit(
       return { start: last.end, end: last.end, insert: sep + prefix + renderValue(value, style, "", false) };
     }
     const indent = lineIndent(text, last.start);
-    return { start: last.end, end: last.end, insert: "," + style.eol + indent + prefix + renderValue(value, style, indent, true) };
+    return {
+      start: last.end,
+      end: last.end,
+      insert: "," + style.eol + indent + prefix + renderValue(value, style, indent, true),
+    };
   }
   const pretty = text.trimEnd().includes("\n") || text.trim() === "{}";
-  if (!pretty) return { start: node.start + 1, end: node.end - 1, insert: prefix + renderValue(value, style, "", false) };
+  if (!pretty) {
+    return { start: node.start + 1, end: node.end - 1, insert: prefix + renderValue(value, style, "", false) };
+  }
   const outer = lineIndent(text, node.start);
   const inner = outer + style.unit;
   return {

@@ -57,6 +57,8 @@ export function cliAck(args: string[], io: CliIo): number {
     return 0;
   }
   if (result.acknowledged.length > 0) io.out(`Acknowledged ${result.acknowledged.join(", ")} in ${dir}\n`);
-  if (result.setAside.length > 0) io.out(`Set aside corrupt ${result.setAside.join(", ")} (renamed to *.json.corrupt)\n`);
+  if (result.setAside.length > 0) {
+    io.out(`Set aside corrupt ${result.setAside.join(", ")} (renamed to *.json.corrupt)\n`);
+  }
   return 0;
 }

@@ -108,17 +108,30 @@ function formatDetection(found: WorkspaceDetection): string {
   if (p === null) {
     lines.push("Active project: none detected");
   } else {
-    lines.push(`Active project: ${p.id} (confidence ${p.confidence}, score ${p.score}, ${p.recentFileOps} recent file operations)`);
+    lines.push(
+      `Active project: ${p.id} (confidence ${p.confidence}, score ${p.score}, ${p.recentFileOps} recent file operations)`,
+    );
     if (p.runnerUp) lines.push(`  runner-up: ${p.runnerUp.id} (score ${p.runnerUp.score})`);
     if (p.switchedToSkill) lines.push(`  switched afterwards to skill: ${p.switchedToSkill}`);
     lines.push("  evidence (newest first, age in tool calls):");
-    for (const e of p.evidence) lines.push(`    ${String(e.age).padStart(4)}  ${e.kind.padEnd(7)} ${e.source.padEnd(12)} ${e.detail}`);
+    for (const e of p.evidence) {
+      lines.push(`    ${String(e.age).padStart(4)}  ${e.kind.padEnd(7)} ${e.source.padEnd(12)} ${e.detail}`);
+    }
   }
   lines.push("", found.workingSet.length === 0 ? "Working set: empty" : "Working set (best first):");
-  for (const item of found.workingSet) lines.push(`  ${item.score.toFixed(2).padStart(6)}  ${item.path}  [${item.reasons.join(", ")}]`);
+  for (const item of found.workingSet) {
+    lines.push(`  ${item.score.toFixed(2).padStart(6)}  ${item.path}  [${item.reasons.join(", ")}]`);
+  }
   lines.push("", found.lastToolCalls.length === 0 ? "Last tool calls: none" : "Last tool calls (newest last):");
-  for (const c of found.lastToolCalls) lines.push(`  ${c.tool}${c.file ? " " + c.file : ""}${c.timestamp ? "  " + c.timestamp : ""}`);
-  lines.push("", `Scanned ${found.bytesScanned} bytes, ${found.toolCallsScanned} tool calls${found.sessionId ? `, session ${found.sessionId}` : ""}.`);
+  for (const c of found.lastToolCalls) {
+    lines.push(`  ${c.tool}${c.file ? " " + c.file : ""}${c.timestamp ? "  " + c.timestamp : ""}`);
+  }
+  lines.push(
+    "",
+    `Scanned ${found.bytesScanned} bytes, ${found.toolCallsScanned} tool calls${
+      found.sessionId ? `, session ${found.sessionId}` : ""
+    }.`,
+  );
   return lines.join("\n") + "\n";
 }
 

@@ -1,5 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "../node/fs.ts";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "../node/fs.ts";
 import { join, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { cliValidate } from "./validate.ts";
@@ -7,7 +18,15 @@ import { stateDir } from "../state/state_dir.ts";
 import { VERSION } from "../hook/version.ts";
 import { HOOK_NAMES } from "../hook/hook_names.ts";
 import { isVirtualPath } from "./_install_command.ts";
-import { detectWorkflows, projectConfig, readOptions, resolveEnv, type ResolvedEnv, settingsPath, type VerbEnv } from "./_install_detect.ts";
+import {
+  detectWorkflows,
+  projectConfig,
+  readOptions,
+  type ResolvedEnv,
+  resolveEnv,
+  settingsPath,
+  type VerbEnv,
+} from "./_install_detect.ts";
 import { hooksFor, listOurEntries, type OurEntry, type Workflow } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_doctor_files.ts";
@@ -119,7 +138,11 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
 
   // Config.
   if (loaded.issues.length === 0) {
-    add("pass", "config", loaded.sources.length ? `valid: ${loaded.sources.join(", ")}` : "no .claude/rehydrate.json: defaults");
+    add(
+      "pass",
+      "config",
+      loaded.sources.length ? `valid: ${loaded.sources.join(", ")}` : "no .claude/rehydrate.json: defaults",
+    );
   }
   for (const issue of loaded.issues) {
     const where = `${issue.file}${issue.path ? "#" + issue.path : ""}`;
@@ -129,18 +152,30 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
   }
 
   checkWorkflowFiles(projectDir, loaded.config, workflows, add);
-  const dir = stateDir({ env: env.env, homeDir: env.homeDir, platform: env.platform, configured: loaded.config.stateDir });
+  const dir = stateDir({
+    env: env.env,
+    homeDir: env.homeDir,
+    platform: env.platform,
+    configured: loaded.config.stateDir,
+  });
   checkStateDir(dir, env.platform, add);
   const transcript = newestTranscript(projectDir, env.homeDir, env.env);
-  if ("missing" in transcript) add("warn", "transcript", `${transcript.missing} (none until Claude Code runs in this project)`);
-  else {
+  if ("missing" in transcript) {
+    add("warn", "transcript", `${transcript.missing} (none until Claude Code runs in this project)`);
+  } else {
     const problem = tailReadable(transcript.path);
-    add(problem ? "fail" : "pass", "transcript", problem ?? `${transcript.path} readable (${(transcript.size / 1048576).toFixed(1)} MB)`);
+    add(
+      problem ? "fail" : "pass",
+      "transcript",
+      problem ?? `${transcript.path} readable (${(transcript.size / 1048576).toFixed(1)} MB)`,
+    );
   }
 
   let latency: HookLatency[] = [];
   if (!opts.flags.has("--no-latency")) {
-    const entries = scopes.find((s) => s.name === "project" && s.entries.length)?.entries ?? scopes.find((s) => s.entries.length)?.entries ?? [];
+    const entries = scopes.find((s) => s.name === "project" && s.entries.length)?.entries ?? scopes.find((s) =>
+      s.entries.length
+    )?.entries ?? [];
     const seen = new Set<string>();
     const targets: { hook: string; binary: string; timeout?: number }[] = [];
     for (const e of entries) {
@@ -150,11 +185,17 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
       targets.push({ hook: e.hook, binary, timeout: e.timeout });
     }
     if (targets.length === 0) add("warn", "latency", "no installed hook to time");
-    latency = measureHooks(targets, { runs: options.runs, transcriptPath: "path" in transcript ? transcript.path : "", env: env.env });
+    latency = measureHooks(targets, {
+      runs: options.runs,
+      transcriptPath: "path" in transcript ? transcript.path : "",
+      env: env.env,
+    });
     latency.forEach((l, i) => {
       const ratio = l.floorMs > 0 ? l.medianMs / l.floorMs : 0;
       const limit = (targets[i].timeout ?? 600) * 1000;
-      const text = `${l.hook}: ${l.medianMs.toFixed(1)} ms median (floor ${l.floorMs.toFixed(1)} ms, ${ratio.toFixed(2)}x, ${l.runs} runs)`;
+      const text = `${l.hook}: ${l.medianMs.toFixed(1)} ms median (floor ${l.floorMs.toFixed(1)} ms, ${
+        ratio.toFixed(2)
+      }x, ${l.runs} runs)`;
       add(l.problem || l.medianMs > limit / 2 ? "warn" : "pass", "latency", l.problem ? `${text}; ${l.problem}` : text);
     });
   }
@@ -162,7 +203,9 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
   const count = (s: DoctorStatus) => checks.filter((c) => c.status === s).length;
   const summary = { pass: count("pass"), warn: count("warn"), fail: count("fail") };
   if (opts.flags.has("--json")) {
-    io.out(JSON.stringify({ version: VERSION, project: projectDir, workflows, checks, latency, summary }, null, 2) + "\n");
+    io.out(
+      JSON.stringify({ version: VERSION, project: projectDir, workflows, checks, latency, summary }, null, 2) + "\n",
+    );
   } else {
     io.out(`rehydrate doctor ${VERSION}: ${projectDir} (workflows: ${workflows.join(", ") || "none detected"})\n`);
     for (const c of checks) io.out(`${c.status.padEnd(4)}  ${c.area.padEnd(10)}  ${c.message}\n`);
@@ -181,30 +224,65 @@ function checkSettings(
 ): void {
   const withEntries = scopes.filter((s) => s.entries.length > 0);
   if (withEntries.length === 0) {
-    add("fail", "settings", `rehydrate is not registered in ${scopes.map((s) => s.file).join(" or ")}; run rehydrate install`);
+    add(
+      "fail",
+      "settings",
+      `rehydrate is not registered in ${scopes.map((s) => s.file).join(" or ")}; run rehydrate install`,
+    );
     return;
   }
-  for (const s of withEntries) add("pass", "settings", `${s.file}: ${s.entries.map((e) => `${e.event}:${e.hook}`).join(", ")}`);
+  for (const s of withEntries) {
+    add(
+      "pass",
+      "settings",
+      `${s.file}: ${s.entries.map((e) => `${e.event}:${e.hook}`).join(", ")}`,
+    );
+  }
   const all = withEntries.flatMap((s) => s.entries);
   const hooks = new Set(all.map((e) => e.hook));
   for (const s of withEntries) {
     const counts = new Map<string, number>();
     for (const e of s.entries) counts.set(e.hook, (counts.get(e.hook) ?? 0) + 1);
-    for (const [hook, n] of counts) if (n > 1) add("warn", "settings", `${s.file} registers ${hook} ${n} times; run rehydrate install to tidy it`);
+    for (const [hook, n] of counts) {
+      if (n > 1) add("warn", "settings", `${s.file} registers ${hook} ${n} times; run rehydrate install to tidy it`);
+    }
   }
   if (withEntries.length > 1) {
     const both = [...hooks].filter((h) => withEntries.every((s) => s.entries.some((e) => e.hook === h)));
-    if (both.length) add("warn", "settings", `${both.join(", ")} registered in both project and user settings: they run twice; run rehydrate uninstall --user (or in the project)`);
+    if (both.length) {
+      add(
+        "warn",
+        "settings",
+        `${
+          both.join(", ")
+        } registered in both project and user settings: they run twice; run rehydrate uninstall --user (or in the project)`,
+      );
+    }
   }
   for (const e of all) {
     const wanted = HOOK_NAMES[e.hook];
-    if (wanted !== e.event) add("fail", "settings", `${e.hook} is registered under ${e.event}; it handles ${wanted}: run rehydrate install`);
-    if (e.timeout === undefined) add("warn", "settings", `${e.event}:${e.hook} has no timeout (Claude Code's default is 600 s)`);
-    else if (e.timeout >= 1000) add("warn", "settings", `${e.event}:${e.hook} timeout ${e.timeout} looks like milliseconds; hook timeouts are seconds`);
+    if (wanted !== e.event) {
+      add("fail", "settings", `${e.hook} is registered under ${e.event}; it handles ${wanted}: run rehydrate install`);
+    }
+    if (e.timeout === undefined) {
+      add("warn", "settings", `${e.event}:${e.hook} has no timeout (Claude Code's default is 600 s)`);
+    } else if (e.timeout >= 1000) {
+      add(
+        "warn",
+        "settings",
+        `${e.event}:${e.hook} timeout ${e.timeout} looks like milliseconds; hook timeouts are seconds`,
+      );
+    }
   }
   const missing = hooksFor(workflows, { enforceReread: enforce }).filter((s) => !hooks.has(s.hook));
   if (missing.length) {
-    add("warn", "settings", `not registered but needed by ${workflows.join(", ") || "the delivery core"}: ${missing.map((s) => `${s.event}:${s.hook}`).join(", ")}; run rehydrate install`);
+    add(
+      "warn",
+      "settings",
+      `not registered but needed by ${workflows.join(", ") || "the delivery core"}: ${
+        missing.map((s) => `${s.event}:${s.hook}`).join(", ")
+      }; run rehydrate install`,
+    );
   }
 }
 
@@ -226,7 +304,11 @@ function checkBinaries(
     if (runnable.has(binary)) continue;
     if (!existsSync(binary)) {
       runnable.set(binary, false);
-      add("fail", "binary", `${binary} (from "${e.command}") does not exist; run rehydrate install to point the settings at this binary`);
+      add(
+        "fail",
+        "binary",
+        `${binary} (from "${e.command}") does not exist; run rehydrate install to point the settings at this binary`,
+      );
       continue;
     }
     try {
@@ -236,20 +318,41 @@ function checkBinaries(
       add("fail", "binary", `${binary} is not executable; chmod +x it`);
       continue;
     }
-    const r = spawnSync(binary, ["--version"], { encoding: "utf8", timeout: 15_000, env: env.env as Record<string, string> });
+    const r = spawnSync(binary, ["--version"], {
+      encoding: "utf8",
+      timeout: 15_000,
+      env: env.env as Record<string, string>,
+    });
     const version = (r.stdout ?? "").trim();
     if (r.error || r.status !== 0 || version === "") {
       runnable.set(binary, false);
-      add("fail", "binary", `${binary} --version failed (${r.error ? (r.error as { code?: string }).code ?? r.error.message : `exit ${r.status}`}); reinstall the binary`);
+      add(
+        "fail",
+        "binary",
+        `${binary} --version failed (${
+          r.error ? (r.error as { code?: string }).code ?? r.error.message : `exit ${r.status}`
+        }); reinstall the binary`,
+      );
       continue;
     }
     runnable.set(binary, true);
-    add(version === VERSION ? "pass" : "warn", "binary", `${binary} ${version}${version === VERSION ? "" : ` (this rehydrate is ${VERSION}: run rehydrate install to upgrade the entries)`}`);
+    add(
+      version === VERSION ? "pass" : "warn",
+      "binary",
+      `${binary} ${version}${
+        version === VERSION ? "" : ` (this rehydrate is ${VERSION}: run rehydrate install to upgrade the entries)`
+      }`,
+    );
   }
   return runnable;
 }
 
-function checkWorkflowFiles(projectDir: string, config: ReturnType<typeof projectConfig>["config"], workflows: string[], add: Add): void {
+function checkWorkflowFiles(
+  projectDir: string,
+  config: ReturnType<typeof projectConfig>["config"],
+  workflows: string[],
+  add: Add,
+): void {
   const files: string[] = [];
   if (workflows.includes("projects")) {
     const root = join(projectDir, config.projects.root);
@@ -292,17 +395,26 @@ function checkStateDir(dir: string, platform: string, add: Add): void {
     add("warn", "state", `${dir} does not exist yet (the first hook run creates it, mode 0700)`);
     return;
   }
-  if (st.isSymbolicLink()) return add("fail", "state", `${dir} is a symbolic link; hooks refuse it: replace it with a directory`);
+  if (st.isSymbolicLink()) {
+    return add("fail", "state", `${dir} is a symbolic link; hooks refuse it: replace it with a directory`);
+  }
   if (!st.isDirectory()) return add("fail", "state", `${dir} is not a directory; remove it`);
   if (platform === "win32") return add("pass", "state", `${dir} exists`);
   const uid = typeof process.getuid === "function" ? process.getuid() : -1;
-  if (uid >= 0 && st.uid !== uid) return add("fail", "state", `${dir} is owned by uid ${st.uid}, not ${uid}; hooks refuse it: remove it`);
+  if (uid >= 0 && st.uid !== uid) {
+    return add("fail", "state", `${dir} is owned by uid ${st.uid}, not ${uid}; hooks refuse it: remove it`);
+  }
   if ((st.mode & 0o077) !== 0) add("fail", "state", `${dir} has mode ${octal(st.mode)}; run chmod 700 ${quote(dir)}`);
   const loose: string[] = [];
   let files = 0;
   walk(dir, 0);
-  if (loose.length) add("fail", "state", `${loose.length} entries readable by others, e.g. ${loose[0]}; run chmod -R go-rwx ${quote(dir)}`);
-  else if ((st.mode & 0o077) === 0) add("pass", "state", `${dir} (0700, ${files} files, all private)`);
+  if (loose.length) {
+    add(
+      "fail",
+      "state",
+      `${loose.length} entries readable by others, e.g. ${loose[0]}; run chmod -R go-rwx ${quote(dir)}`,
+    );
+  } else if ((st.mode & 0o077) === 0) add("pass", "state", `${dir} (0700, ${files} files, all private)`);
 
   function walk(d: string, depth: number): void {
     for (const name of safeList(d)) {

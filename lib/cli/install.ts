@@ -76,7 +76,10 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     io.out(HELP);
     return 0;
   }
-  const opts = readOptions(args, { flags: ["--user", "--dry-run", "--write-config"], values: ["--project", "--workflows", "--command"] });
+  const opts = readOptions(args, {
+    flags: ["--user", "--dry-run", "--write-config"],
+    values: ["--project", "--workflows", "--command"],
+  });
   if (opts.error) return usage(io, opts.error);
   const user = opts.flags.has("--user");
   if (user && opts.values.has("--project")) return usage(io, "--project and --user exclude each other");
@@ -93,7 +96,9 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   const list = opts.values.get("--workflows");
   if (list !== undefined) {
     const parsed = parseWorkflows(list);
-    if ("unknown" in parsed) return usage(io, `unknown workflow "${parsed.unknown}"; one of projects, orchestration, dispatch`);
+    if ("unknown" in parsed) {
+      return usage(io, `unknown workflow "${parsed.unknown}"; one of projects, orchestration, dispatch`);
+    }
     workflows = parsed.workflows;
     io.out(`Workflows: ${workflows.join(", ") || "none (the delivery core only)"} (from --workflows)\n`);
   } else {
@@ -102,12 +107,19 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   }
   const specs = hooksFor(workflows, { enforceReread: loaded.config.reread.enforce === true });
 
-  const binary = resolveBinary({ command: opts.values.get("--command"), execPath: options.execPath, moduleUrl: options.moduleUrl ?? import.meta.url, cwd: env.cwd });
+  const binary = resolveBinary({
+    command: opts.values.get("--command"),
+    execPath: options.execPath,
+    moduleUrl: options.moduleUrl ?? import.meta.url,
+    cwd: env.cwd,
+  });
   if ("error" in binary) {
     io.err(`rehydrate install: ${binary.error}\n`);
     return 1;
   }
-  const prefix = user ? quoteShellPath(binary.path, env.platform) : commandPrefix(binary.path, { projectDir, platform: env.platform });
+  const prefix = user
+    ? quoteShellPath(binary.path, env.platform)
+    : commandPrefix(binary.path, { projectDir, platform: env.platform });
   const file = settingsPath({ user, projectDir }, env.homeDir);
   const scope = { root: user ? undefined : projectDir };
   const read = readSettings(file, scope);
@@ -118,7 +130,9 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   const plan = planInstall(read.text, { prefix, hooks: specs, knownBinaries: [prefix] });
   if (!plan.ok) {
     const e = plan.error;
-    io.err(`rehydrate install: ${file}:${e.line}:${e.column}: ${e.message}; the file was left untouched, fix it and run again\n`);
+    io.err(
+      `rehydrate install: ${file}:${e.line}:${e.column}: ${e.message}; the file was left untouched, fix it and run again\n`,
+    );
     return 1;
   }
   io.out(`Command: ${prefix} <hook>\n`);
@@ -129,7 +143,12 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     io.out(`Dry run: ${file} not written (${summary(plan)})\n`);
   } else {
     try {
-      const backup = writeSettings(file, plan.text, { ...scope, now: env.now, newMode: user ? 0o600 : 0o644, old: read });
+      const backup = writeSettings(file, plan.text, {
+        ...scope,
+        now: env.now,
+        newMode: user ? 0o600 : 0o644,
+        old: read,
+      });
       io.out(`Installed in ${file}: ${summary(plan)}\n`);
       if (backup) io.out(`Backup: ${backup}\n`);
     } catch (err) {
@@ -149,7 +168,9 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
 function printFindings(io: CliIo, findings: WorkflowFinding[]): void {
   const used = findings.filter((f) => f.used);
   if (used.length === 0) {
-    io.out("No workflow detected: installing the delivery core (PreCompact, SessionStart, UserPromptSubmit); pass --workflows to choose\n");
+    io.out(
+      "No workflow detected: installing the delivery core (PreCompact, SessionStart, UserPromptSubmit); pass --workflows to choose\n",
+    );
   } else {
     io.out(`Workflows: ${used.map((f) => `${f.workflow} (${f.evidence})`).join(", ")}\n`);
   }
@@ -170,7 +191,9 @@ function warnTwice(io: CliIo, otherFile: string, otherFlag: string, root: string
   if ("error" in read || read.text === null) return;
   const plan = planUninstall(read.text);
   if (plan.ok && plan.removed.length > 0) {
-    io.err(`rehydrate install: warning: ${otherFile} registers rehydrate too, so its hooks would run twice; run rehydrate uninstall${otherFlag} to keep one\n`);
+    io.err(
+      `rehydrate install: warning: ${otherFile} registers rehydrate too, so its hooks would run twice; run rehydrate uninstall${otherFlag} to keep one\n`,
+    );
   }
 }
 
@@ -181,11 +204,19 @@ function relativeName(file: string, projectDir: string, home: string, user: bool
 function writeConfig(io: CliIo, baseDir: string, workflows: Workflow[], dryRun: boolean): number {
   const file = join(baseDir, ".claude", "rehydrate.json");
   const config: Record<string, unknown> = { $schema: CONFIG_SCHEMA_URL, budget: { maxChars: 9500 } };
-  if (workflows.includes("projects")) config.projects = { enabled: "auto", root: "02-projects", systemDir: "00-system", minConfidence: "medium" };
-  if (workflows.includes("orchestration")) {
-    config.orchestration = { enabled: "auto", projectsDir: "projects", thresholds: { warning: 0.6, critical: 0.8, compaction: 0.9 } };
+  if (workflows.includes("projects")) {
+    config.projects = { enabled: "auto", root: "02-projects", systemDir: "00-system", minConfidence: "medium" };
   }
-  if (workflows.includes("dispatch")) config.dispatch = { enabled: "auto", dispatchDir: "docs/handler-dispatches", handlerSkill: "handler" };
+  if (workflows.includes("orchestration")) {
+    config.orchestration = {
+      enabled: "auto",
+      projectsDir: "projects",
+      thresholds: { warning: 0.6, critical: 0.8, compaction: 0.9 },
+    };
+  }
+  if (workflows.includes("dispatch")) {
+    config.dispatch = { enabled: "auto", dispatchDir: "docs/handler-dispatches", handlerSkill: "handler" };
+  }
   config.reread = { enforce: "auto" };
   const text = JSON.stringify(config, null, 2) + "\n";
   if (existsSync(file)) {
@@ -203,7 +234,11 @@ function writeConfig(io: CliIo, baseDir: string, workflows: Workflow[], dryRun: 
     io.err(`rehydrate install: cannot write ${file}: ${(err as { code?: string }).code ?? String(err)}\n`);
     return 1;
   }
-  io.out(`Config: wrote ${file} (the defaults for ${workflows.join(", ") || "the delivery core"}); every key with its default: schemas/config.v1.json, ${CONFIG_SCHEMA_URL}\n`);
+  io.out(
+    `Config: wrote ${file} (the defaults for ${
+      workflows.join(", ") || "the delivery core"
+    }); every key with its default: schemas/config.v1.json, ${CONFIG_SCHEMA_URL}\n`,
+  );
   return 0;
 }
 

@@ -38,7 +38,8 @@ const VERBS: Record<string, { summary: string; run: CliVerb }> = {
 };
 
 // Built when asked for.
-const help = (): string => `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
+const help = (): string =>
+  `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
 
 Usage:
   rehydrate <hook> < hook-input.json   run a hook exactly as its own binary would

@@ -159,7 +159,10 @@ function findLegacy(dir: string): string[] {
   const root = resolve(dir, config.projects.root);
   let entries: string[];
   try {
-    entries = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().slice(0, MAX_PROJECTS);
+    entries = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().slice(
+      0,
+      MAX_PROJECTS,
+    );
   } catch {
     return [];
   }

@@ -4,7 +4,14 @@ import type { CliIo } from "./main.ts";
 import { contextFill } from "../transcript/context_fill.ts";
 import { sessionKey } from "../state/session_key.ts";
 import { stateDir } from "../state/state_dir.ts";
-import { detectWorkflows, projectConfig, readOptions, resolveEnv, type VerbEnv, type WorkflowFinding } from "./_install_detect.ts";
+import {
+  detectWorkflows,
+  projectConfig,
+  readOptions,
+  resolveEnv,
+  type VerbEnv,
+  type WorkflowFinding,
+} from "./_install_detect.ts";
 import { checkpointFiles, newestTranscript, readJson, safeList } from "./_doctor_files.ts";
 
 /** What `rehydrate status --json` prints. */
@@ -12,13 +19,27 @@ export interface StatusReport {
   project: string;
   workflows: WorkflowFinding[];
   /** The flat precompact_state.json: the last detection, or null when there is none. */
-  lastDetection: { file: string; activeProjectId: string | null; confidence: string | null; method: string | null; timestamp: string | null } | null;
+  lastDetection: {
+    file: string;
+    activeProjectId: string | null;
+    confidence: string | null;
+    method: string | null;
+    timestamp: string | null;
+  } | null;
   /** Orchestration checkpoints not acknowledged yet. */
   pendingCheckpoints: { file: string; id: string; createdAt: string | null }[];
   /** One-shot re-read markers waiting in the state directory. */
   pendingMarkers: { file: string; sessionId: string | null; createdAt: string | null; files: number }[];
   /** The newest session of the project, or null when there is no transcript. */
-  latestSession: { transcript: string; sessionId: string; model: string | null; tokens: number; window: number; percent: number; source: string } | null;
+  latestSession: {
+    transcript: string;
+    sessionId: string;
+    model: string | null;
+    tokens: number;
+    window: number;
+    percent: number;
+    source: string;
+  } | null;
 }
 
 const HELP = `Usage: rehydrate status [--project DIR] [--json]
@@ -89,7 +110,13 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   }
   for (const file of checkpointFiles(join(projectDir, config.orchestration.stateDir, "checkpoints"))) {
     const cp = record(readJson(file));
-    if (cp && cp.acknowledged !== true) report.pendingCheckpoints.push({ file, id: str(cp.checkpoint_id) ?? basename(file), createdAt: str(cp.created_at) });
+    if (cp && cp.acknowledged !== true) {
+      report.pendingCheckpoints.push({
+        file,
+        id: str(cp.checkpoint_id) ?? basename(file),
+        createdAt: str(cp.created_at),
+      });
+    }
   }
   const dir = stateDir({ env: env.env, homeDir: env.homeDir, platform: env.platform, configured: config.stateDir });
   for (const name of safeList(join(dir, "markers"))) {
@@ -133,13 +160,36 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   io.out("Workflows:\n");
   for (const f of report.workflows) io.out(`  ${f.workflow.padEnd(14)} ${f.used ? "yes" : "no "}  ${f.evidence}\n`);
   const d = report.lastDetection;
-  io.out(d ? `Last detection: ${d.activeProjectId ?? "no project"} (confidence ${d.confidence ?? "?"}, by ${d.method ?? "?"}, ${d.timestamp ?? "no time"})\n` : "Last detection: none yet\n");
-  io.out(`Pending checkpoints: ${report.pendingCheckpoints.length === 0 ? "none" : report.pendingCheckpoints.map((c) => `${c.id} (${c.createdAt ?? "?"})`).join(", ") + "; rehydrate ack acknowledges them"}\n`);
-  io.out(`Pending re-read markers: ${report.pendingMarkers.length === 0 ? "none" : report.pendingMarkers.map((m) => `${m.sessionId ?? basename(m.file)} (${m.files} files, ${m.createdAt ?? "?"})`).join(", ")}\n`);
+  io.out(
+    d
+      ? `Last detection: ${d.activeProjectId ?? "no project"} (confidence ${d.confidence ?? "?"}, by ${
+        d.method ?? "?"
+      }, ${d.timestamp ?? "no time"})\n`
+      : "Last detection: none yet\n",
+  );
+  io.out(
+    `Pending checkpoints: ${
+      report.pendingCheckpoints.length === 0
+        ? "none"
+        : report.pendingCheckpoints.map((c) => `${c.id} (${c.createdAt ?? "?"})`).join(", ") +
+          "; rehydrate ack acknowledges them"
+    }\n`,
+  );
+  io.out(
+    `Pending re-read markers: ${
+      report.pendingMarkers.length === 0
+        ? "none"
+        : report.pendingMarkers.map((m) =>
+          `${m.sessionId ?? basename(m.file)} (${m.files} files, ${m.createdAt ?? "?"})`
+        ).join(", ")
+    }\n`,
+  );
   const s = report.latestSession;
   io.out(
     s
-      ? `Latest session: ${s.sessionId}: ${s.tokens} of ${s.window} tokens (${s.percent}%)${s.model ? `, model ${s.model}` : ""}${s.source === "none" ? ", no usage yet" : ""}\n`
+      ? `Latest session: ${s.sessionId}: ${s.tokens} of ${s.window} tokens (${s.percent}%)${
+        s.model ? `, model ${s.model}` : ""
+      }${s.source === "none" ? ", no usage yet" : ""}\n`
       : "Latest session: no transcript for this project yet\n",
   );
   return 0;

@@ -66,7 +66,9 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
   const plan = planUninstall(read.text, { knownBinaries: known });
   if (!plan.ok) {
     const e = plan.error;
-    io.err(`rehydrate uninstall: ${file}:${e.line}:${e.column}: ${e.message}; the file was left untouched, fix it and run again\n`);
+    io.err(
+      `rehydrate uninstall: ${file}:${e.line}:${e.column}: ${e.message}; the file was left untouched, fix it and run again\n`,
+    );
     return 1;
   }
   if (!plan.changed) {

@@ -122,9 +122,26 @@ function validateFile(file: string, forced: ValidateKind | null): { kind: string
   // Bounded and non-blocking: a FIFO, a device or a huge file named here is refused, never read.
   const read = readPrivateFile(file, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
   if (!read.ok) {
-    if (read.reason === "too_large") return { kind: "unknown", issues: [{ line: 0, field: "", code: "too_large", message: `Cannot check a file larger than ${MAX_BYTES} bytes` }] };
-    const why = read.reason === "missing" ? "ENOENT" : read.reason === "not_regular" ? "not a regular file" : read.message;
-    return { kind: "unknown", issues: [{ line: 0, field: "", code: "unreadable", message: `Cannot read the file: ${why}` }] };
+    if (read.reason === "too_large") {
+      return {
+        kind: "unknown",
+        issues: [{
+          line: 0,
+          field: "",
+          code: "too_large",
+          message: `Cannot check a file larger than ${MAX_BYTES} bytes`,
+        }],
+      };
+    }
+    const why = read.reason === "missing"
+      ? "ENOENT"
+      : read.reason === "not_regular"
+      ? "not a regular file"
+      : read.message;
+    return {
+      kind: "unknown",
+      issues: [{ line: 0, field: "", code: "unreadable", message: `Cannot read the file: ${why}` }],
+    };
   }
   let text = read.text;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -138,15 +155,31 @@ function validateFile(file: string, forced: ValidateKind | null): { kind: string
     const msg = (err as Error).message;
     const m = JSON_POSITION.exec(msg);
     const line = m === null ? 1 : m[1] !== undefined ? Number(m[1]) : lineAt(text, Number(m[2]));
-    return { kind: kind ?? "json", issues: [{ line, field: "", code: "invalid_json", message: `Cannot parse JSON: ${msg}` }] };
+    return {
+      kind: kind ?? "json",
+      issues: [{ line, field: "", code: "invalid_json", message: `Cannot parse JSON: ${msg}` }],
+    };
   }
   const k = kind ?? detectKind(file, value);
   if (k === null) {
-    return { kind: "unknown", issues: [{ line: 1, field: "", code: "unknown_kind", message: "Cannot tell which kind of file this is; pass --kind" }] };
+    return {
+      kind: "unknown",
+      issues: [{
+        line: 1,
+        field: "",
+        code: "unknown_kind",
+        message: "Cannot tell which kind of file this is; pass --kind",
+      }],
+    };
   }
   const issues = validateSchema(SCHEMAS[k as Exclude<ValidateKind, "manifest">], value).map((issue) => {
     const segs = issueSegments(issue);
-    return { line: locateJson(text, issue.keyword === "required" ? segs.slice(0, -1) : segs), field: fieldName(segs), code: issue.keyword, message: issue.message };
+    return {
+      line: locateJson(text, issue.keyword === "required" ? segs.slice(0, -1) : segs),
+      field: fieldName(segs),
+      code: issue.keyword,
+      message: issue.message,
+    };
   });
   return { kind: k, issues };
 }
@@ -158,7 +191,12 @@ function manifestIssues(text: string): LocatedIssue[] {
   checked.data.files_to_load.forEach((entry, i) => {
     const e = entry.replace(BACKSLASH, "/");
     if (e.startsWith("/") || DRIVE.test(e) || e.split("/").includes("..")) {
-      issues.push({ line: checked.lineOf(["files_to_load", String(i)]), field: `files_to_load[${i}]`, code: "outside", message: "Path leaves the project folder; it will not be loaded" });
+      issues.push({
+        line: checked.lineOf(["files_to_load", String(i)]),
+        field: `files_to_load[${i}]`,
+        code: "outside",
+        message: "Path leaves the project folder; it will not be loaded",
+      });
     }
   });
   return issues;
@@ -174,7 +212,9 @@ function detectKind(file: string, value: unknown): ValidateKind | null {
   if ("compaction_id" in o && "workflow" in o) return "compaction_record";
   if ("fill_fraction" in o || "resumption_status" in o) return "context_monitor_state";
   if ("deliveries" in o || "started_at" in o) return "session_record";
-  if (basename(file) === "rehydrate.json" || (typeof o.$schema === "string" && o.$schema.includes("config.v1"))) return "config";
+  if (basename(file) === "rehydrate.json" || (typeof o.$schema === "string" && o.$schema.includes("config.v1"))) {
+    return "config";
+  }
   return null;
 }
 

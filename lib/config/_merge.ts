@@ -53,7 +53,9 @@ export function mergeLayer(
         file: at.file,
         path,
         keyword: "x-scope",
-        message: `${path.slice(1).replaceAll("/", ".")} is only read from the user's ~/.claude/rehydrate.json; a project's config cannot set it`,
+        message: `${
+          path.slice(1).replaceAll("/", ".")
+        } is only read from the user's ~/.claude/rehydrate.json; a project's config cannot set it`,
       });
       continue;
     }
@@ -64,7 +66,13 @@ export function mergeLayer(
     const found = surelyValid(sub, value) ? [] : validateSchema(sub as JsonSchema, value, { maxIssues: 5 });
     if (found.length === 0 && sub["x-path"] === "project") {
       const bad = outsidePathAt(value);
-      if (bad !== null) found.push({ path: bad, keyword: "x-path", message: "Must be a relative path inside the project (no .., no absolute path, no ~)" });
+      if (bad !== null) {
+        found.push({
+          path: bad,
+          keyword: "x-path",
+          message: "Must be a relative path inside the project (no .., no absolute path, no ~)",
+        });
+      }
     }
     if (found.length === 0) {
       target[key] = value;
@@ -161,7 +169,9 @@ function isType(type: unknown, value: unknown): boolean {
 export function outsidePathAt(value: unknown): string | null {
   if (typeof value === "string") return isProjectRelative(value) ? null : "";
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (typeof value[i] !== "string" || !isProjectRelative(value[i])) return `/${i}`;
+    for (let i = 0; i < value.length; i++) {
+      if (typeof value[i] !== "string" || !isProjectRelative(value[i])) return `/${i}`;
+    }
   }
   return null;
 }

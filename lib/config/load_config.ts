@@ -173,7 +173,9 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   const files = configFiles(projectDir, home, env);
   applyFile(files.home, false);
   if (files.project !== files.home) applyFile(files.project, false, true);
-  if (files.explicit !== null && files.explicit !== files.home && files.explicit !== files.project) applyFile(files.explicit, true);
+  if (files.explicit !== null && files.explicit !== files.home && files.explicit !== files.project) {
+    applyFile(files.explicit, true);
+  }
   expandHomeKeys(config as unknown as Record<string, unknown>, HOME_EXPANDED_KEYS, home);
   return { config, issues, sources };
 
@@ -196,13 +198,23 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
       value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch {
       // By code and position only: JSON.parse's message quotes the text, and a linked config may be any file.
-      issues.push({ code: "invalid_json", file, path: "", message: `Cannot parse the config file: ${describeJsonError(text)}` });
+      issues.push({
+        code: "invalid_json",
+        file,
+        path: "",
+        message: `Cannot parse the config file: ${describeJsonError(text)}`,
+      });
       return;
     }
     sources.push(file);
     // A cloned repository's config is the attacker's: keys the schema marks "x-scope": "user"
     // (whose files are read, where state and the debug log go, the transcript budget, the model's
     // window) are skipped in it and reported as user_only, so the user's value or the default stays.
-    mergeLayer(config as unknown as Record<string, unknown>, value, configSchema(), { file, path: "", issues, project });
+    mergeLayer(config as unknown as Record<string, unknown>, value, configSchema(), {
+      file,
+      path: "",
+      issues,
+      project,
+    });
   }
 }

@@ -53,8 +53,11 @@ export function readCompactionRecord(
   if (dirProblem !== null) return { record: null, problem: dirProblem };
   try {
     const v = JSON.parse(r.text);
-    if (v && typeof v === "object" && v.schema_version === 1 && v.session_id === sessionId && isCompactionId(v.compaction_id) &&
-      typeof v.created_at === "string") {
+    if (
+      v && typeof v === "object" && v.schema_version === 1 && v.session_id === sessionId &&
+      isCompactionId(v.compaction_id) &&
+      typeof v.created_at === "string"
+    ) {
       return { record: v as CompactionRecord, problem: null };
     }
   } catch { /* reported below */ }

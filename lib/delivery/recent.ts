@@ -17,9 +17,15 @@ import { claimPath } from "../state/files.ts";
  * if (!pendingDelivery(ctx) && recentlyDelivered(ctx, 30_000)) return null;
  * ```
  */
-export function recentlyDelivered(ctx: HookContext, withinMs: number, options: { latest?: LatestCompaction } = {}): boolean {
+export function recentlyDelivered(
+  ctx: HookContext,
+  withinMs: number,
+  options: { latest?: LatestCompaction } = {},
+): boolean {
   const latest = options.latest ?? latestCompaction(ctx);
   if (latest === null || latest.record === null) return false;
-  const claim = lstatSync(claimPath(latest.stateDir, latest.key, latest.record.compaction_id), { throwIfNoEntry: false });
+  const claim = lstatSync(claimPath(latest.stateDir, latest.key, latest.record.compaction_id), {
+    throwIfNoEntry: false,
+  });
   return claim !== undefined && ctx.now.getTime() - claim.mtimeMs < withinMs;
 }

@@ -35,7 +35,13 @@ export function recordDelivery(ctx: HookContext, compactionId: string | null, ch
   let id = compactionId;
   if (id === null) {
     id = newCompactionId(ctx.now);
-    writeCompactionRecord(dir, key, { schema_version: 1, session_id: sessionId, compaction_id: id, workflow: null, created_at: ctx.now.toISOString() });
+    writeCompactionRecord(dir, key, {
+      schema_version: 1,
+      session_id: sessionId,
+      compaction_id: id,
+      workflow: null,
+      created_at: ctx.now.toISOString(),
+    });
   } else if (!isCompactionId(id)) {
     ctx.log("delivery: compaction id refused");
     return null;

@@ -136,15 +136,36 @@ export const MAX_TRACKED_FILES = 500;
 export const MAX_ATTACHED_FILES = 200;
 /** Attachment types whose `filename` is a file put in the agent's context (Claude Code 2.1.1xx and later). */
 const FILE_ATTACHMENTS: ReadonlySet<string> = new Set([
-  "file", "already_read_file", "compact_file_reference", "edited_text_file", "edited_image_file", "opened_file_in_ide",
+  "file",
+  "already_read_file",
+  "compact_file_reference",
+  "edited_text_file",
+  "edited_image_file",
+  "opened_file_in_ide",
   "selected_lines_in_ide",
 ]);
-const PLAN_ATTACHMENTS: ReadonlySet<string> = new Set(["plan_mode", "plan_mode_reentry", "plan_file_reference", "plan_mode_exit"]);
+const PLAN_ATTACHMENTS: ReadonlySet<string> = new Set([
+  "plan_mode",
+  "plan_mode_reentry",
+  "plan_file_reference",
+  "plan_mode_exit",
+]);
 
-const NOT_A_PROMPT = ["<local-command-", "<task-notification>", "<system-reminder>", "<bash-stdout>", "<bash-stderr>", "[Request interrupted", "Caveat:"];
+const NOT_A_PROMPT = [
+  "<local-command-",
+  "<task-notification>",
+  "<system-reminder>",
+  "<bash-stdout>",
+  "<bash-stderr>",
+  "[Request interrupted",
+  "Caveat:",
+];
 
 /** Collects the evidence of `rows` (newest first, as `scanTranscript` yields them). */
-export function collectEvidence(rows: Iterable<TranscriptRow>, options: CollectEvidenceOptions = {}): DetectionEvidence {
+export function collectEvidence(
+  rows: Iterable<TranscriptRow>,
+  options: CollectEvidenceOptions = {},
+): DetectionEvidence {
   const pass = startPass(options);
   for (const row of rows) {
     if (addRow(pass, row)) break;
@@ -161,7 +182,10 @@ export function collectEvidence(rows: Iterable<TranscriptRow>, options: CollectE
  * Reads `lines` until it gives undefined or the evidence is complete; closing it is the caller's.
  * The lines must stay valid after the next step (`reverseLines` reads into a fresh buffer per chunk).
  */
-export function collectEvidenceFromLines(lines: { next(): Buffer | undefined }, options: CollectEvidenceOptions = {}): DetectionEvidence {
+export function collectEvidenceFromLines(
+  lines: { next(): Buffer | undefined },
+  options: CollectEvidenceOptions = {},
+): DetectionEvidence {
   const pass = startPass(options);
   const out = pass.out;
   for (let line = lines.next(); line !== undefined; line = lines.next()) {
@@ -199,7 +223,9 @@ interface Pass {
 }
 
 function startPass(options: CollectEvidenceOptions): Pass {
-  const maxCalls = options.maxCalls !== undefined && options.maxCalls > 0 ? Math.floor(options.maxCalls) : DEFAULT_MAX_CALLS;
+  const maxCalls = options.maxCalls !== undefined && options.maxCalls > 0
+    ? Math.floor(options.maxCalls)
+    : DEFAULT_MAX_CALLS;
   const out: DetectionEvidence = {
     kind: "detection-evidence",
     calls: [],
@@ -210,7 +236,16 @@ function startPass(options: CollectEvidenceOptions): Pass {
     attachedFiles: [],
   };
   if (options.transcript !== undefined) out.transcript = options.transcript;
-  return { out, maxCalls, results: new Map(), seen: new Set(), subagentSeen: new Set(), tracked: new Set(), turn: 0, textChars: 0 };
+  return {
+    out,
+    maxCalls,
+    results: new Map(),
+    seen: new Set(),
+    subagentSeen: new Set(),
+    tracked: new Set(),
+    turn: 0,
+    textChars: 0,
+  };
 }
 
 /** Adds one row; true when the pass is complete. */
@@ -227,7 +262,9 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
   if (out.cwd === undefined && cwd !== undefined) out.cwd = cwd;
   if (out.sessionId === undefined && typeof row.sessionId === "string") out.sessionId = row.sessionId;
   // From rows the lazy pass always parses: assistant rows, and prompts (never a result-only line).
-  if (out.slug === undefined && row.type === "assistant" && typeof row.slug === "string" && row.slug !== "") out.slug = row.slug;
+  if (out.slug === undefined && row.type === "assistant" && typeof row.slug === "string" && row.slug !== "") {
+    out.slug = row.slug;
+  }
   if (row.type === "system") {
     if (row.subtype === "compact_boundary") out.boundaries++;
     return false;
@@ -250,7 +287,10 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
         if (typeof block !== "object" || block === null) continue;
         if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
           const files = resultFilenames(row.toolUseResult);
-          results.set(block.tool_use_id, files === undefined ? { content: block.content } : { content: block.content, files });
+          results.set(
+            block.tool_use_id,
+            files === undefined ? { content: block.content } : { content: block.content, files },
+          );
         } else if (block.type === "text" && typeof block.text === "string") {
           prompt += prompt === "" ? block.text : "\n" + block.text;
         }
@@ -295,11 +335,16 @@ function addAttachment(out: DetectionEvidence, row: TranscriptRow, cwd: string |
   if (typeof a !== "object" || a === null) return;
   const { type, filename, planFilePath } = a as { type?: unknown; filename?: unknown; planFilePath?: unknown };
   if (typeof type !== "string") return;
-  if (FILE_ATTACHMENTS.has(type) && typeof filename === "string" && filename !== "" && out.attachedFiles.length < MAX_ATTACHED_FILES) {
+  if (
+    FILE_ATTACHMENTS.has(type) && typeof filename === "string" && filename !== "" &&
+    out.attachedFiles.length < MAX_ATTACHED_FILES
+  ) {
     const f: AttachedFileEvidence = { path: filename, type, age: out.calls.length };
     if (cwd !== undefined) f.cwd = cwd;
     out.attachedFiles.push(f);
-  } else if (PLAN_ATTACHMENTS.has(type) && typeof planFilePath === "string" && planFilePath !== "" && out.planFile === undefined) {
+  } else if (
+    PLAN_ATTACHMENTS.has(type) && typeof planFilePath === "string" && planFilePath !== "" && out.planFile === undefined
+  ) {
     out.planFile = { path: planFilePath, active: type !== "plan_mode_exit" };
   }
 }
@@ -366,7 +411,9 @@ function settle(entry: PendingResult | undefined, id: string): PendingResult | u
     if (!Array.isArray(content)) continue;
     let found: TranscriptContentBlock | undefined;
     for (const block of content) {
-      if (typeof block === "object" && block !== null && block.type === "tool_result" && block.tool_use_id === id) found = block;
+      if (typeof block === "object" && block !== null && block.type === "tool_result" && block.tool_use_id === id) {
+        found = block;
+      }
     }
     if (found === undefined) continue;
     const files = resultFilenames(row.toolUseResult);
@@ -378,7 +425,12 @@ function settle(entry: PendingResult | undefined, id: string): PendingResult | u
 /** Holds one text (cut to {@linkcode MAX_TEXT_CHARS}) while the pass holds fewer than {@linkcode MAX_TOTAL_TEXT_CHARS}. */
 function addText(pass: Pass, kind: TextKind, value: string, turn: number, cwd: string | undefined): void {
   if (pass.textChars >= MAX_TOTAL_TEXT_CHARS) return;
-  const t: TextEvidence = { kind, text: value.length > MAX_TEXT_CHARS ? value.slice(0, MAX_TEXT_CHARS) : value, age: pass.out.calls.length, turn };
+  const t: TextEvidence = {
+    kind,
+    text: value.length > MAX_TEXT_CHARS ? value.slice(0, MAX_TEXT_CHARS) : value,
+    age: pass.out.calls.length,
+    turn,
+  };
   if (cwd !== undefined) t.cwd = cwd;
   pass.textChars += t.text.length;
   pass.out.texts.push(t);

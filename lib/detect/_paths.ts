@@ -17,10 +17,35 @@ const PROJECT_ID = /^\d{2,}-[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** File names that are files without an extension. */
 const EXTENSIONLESS: ReadonlySet<string> = new Set([
-  "makefile", "dockerfile", "containerfile", "license", "licence", "readme", "changelog", "gemfile",
-  "rakefile", "procfile", "justfile", "vagrantfile", "brewfile", "codeowners", "notice", "authors",
-  ".gitignore", ".gitattributes", ".dockerignore", ".npmrc", ".env", ".editorconfig", ".prettierrc",
-  ".eslintrc", ".babelrc", ".nvmrc", ".bashrc", ".zshrc", ".profile",
+  "makefile",
+  "dockerfile",
+  "containerfile",
+  "license",
+  "licence",
+  "readme",
+  "changelog",
+  "gemfile",
+  "rakefile",
+  "procfile",
+  "justfile",
+  "vagrantfile",
+  "brewfile",
+  "codeowners",
+  "notice",
+  "authors",
+  ".gitignore",
+  ".gitattributes",
+  ".dockerignore",
+  ".npmrc",
+  ".env",
+  ".editorconfig",
+  ".prettierrc",
+  ".eslintrc",
+  ".babelrc",
+  ".nvmrc",
+  ".bashrc",
+  ".zshrc",
+  ".profile",
 ]);
 
 /**
@@ -93,9 +118,28 @@ export function isNoisePath(normalized: string, transcript?: string): boolean {
 
 /** Folders of installed dependencies and tool caches (matched as whole segments). */
 const DEPENDENCY_SEGMENTS: ReadonlySet<string> = new Set([
-  ".venv", "venv", "site-packages", "dist-packages", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache",
-  ".ruff_cache", "vendor", "bower_components", ".yarn", ".pnpm-store", ".cargo", ".rustup", ".m2", ".gradle",
-  ".cache", ".npm", ".bundle", "Pods", ".terraform",
+  ".venv",
+  "venv",
+  "site-packages",
+  "dist-packages",
+  "__pycache__",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  "vendor",
+  "bower_components",
+  ".yarn",
+  ".pnpm-store",
+  ".cargo",
+  ".rustup",
+  ".m2",
+  ".gradle",
+  ".cache",
+  ".npm",
+  ".bundle",
+  "Pods",
+  ".terraform",
 ]);
 
 /**
@@ -107,7 +151,9 @@ const DEPENDENCY_SEGMENTS: ReadonlySet<string> = new Set([
 export function isLowValuePath(normalized: string): boolean {
   const base = baseName(normalized);
   if (base === ".env" || base.startsWith(".env.")) return true;
-  const claude = normalized.startsWith(".claude/") || normalized.startsWith("~/.claude/") ? 0 : normalized.indexOf("/.claude/");
+  const claude = normalized.startsWith(".claude/") || normalized.startsWith("~/.claude/")
+    ? 0
+    : normalized.indexOf("/.claude/");
   if (claude !== -1 && !normalized.includes(".claude/plans/")) return true;
   if (normalized.includes("/go/pkg/mod/")) return true;
   let start = normalized.startsWith("/") ? 1 : 0;
@@ -131,7 +177,10 @@ export function forEachProjectIdInText(text: string, root: string, found: (id: s
     if (at === -1) return;
     from = at + root.length;
     const before = at === 0 ? "/" : text[at - 1];
-    if (!(before === "/" || before === "\\" || before === " " || before === "\"" || before === "'" || before === "`" || before === "(" || before === "\n" || before === "\t" || before === "=" || before === ":")) continue;
+    if (
+      !(before === "/" || before === "\\" || before === " " || before === '"' || before === "'" || before === "`" ||
+        before === "(" || before === "\n" || before === "\t" || before === "=" || before === ":")
+    ) continue;
     let i = from;
     if (text[i] !== "/" && text[i] !== "\\") continue;
     while (text[i] === "/" || text[i] === "\\") i++;
@@ -182,7 +231,9 @@ export function textPathTokens(text: string, found: (token: string) => boolean |
     const end = start + token.length;
     if (text.startsWith("://", end) || (start > 0 && text[start - 1] === ":" && token.startsWith("/"))) continue;
     if (start > 0 && (text[start - 1] === "@" || text[start - 1] === "/")) continue;
-    while (token.length > 0 && (token.endsWith(".") || token.endsWith("/") || token.endsWith("\\") || token.endsWith("-"))) {
+    while (
+      token.length > 0 && (token.endsWith(".") || token.endsWith("/") || token.endsWith("\\") || token.endsWith("-"))
+    ) {
       token = token.slice(0, -1);
     }
     if (token.length < 3) continue;

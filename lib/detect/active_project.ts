@@ -69,13 +69,14 @@ export const PROJECT_HALF_LIFE = 10;
 /** Default size of the "latest tool calls" window. */
 export const RECENT_CALLS = 30;
 /** Weights before decay: file operations, other tools naming the project, mentions. */
-export const PROJECT_WEIGHTS: Readonly<{ fileOp: number; tool: number; mention: number; mentionCap: number }> = Object.freeze({
-  fileOp: 3,
-  tool: 2,
-  mention: 1,
-  /** The summed mention score of a project never exceeds this: talk never outweighs work. */
-  mentionCap: 3,
-});
+export const PROJECT_WEIGHTS: Readonly<{ fileOp: number; tool: number; mention: number; mentionCap: number }> = Object
+  .freeze({
+    fileOp: 3,
+    tool: 2,
+    mention: 1,
+    /** The summed mention score of a project never exceeds this: talk never outweighs work. */
+    mentionCap: 3,
+  });
 /**
  * A user prompt that switches to a project (a cue such as "switch to" or "work on" followed by the
  * project's id, path or name) adds this to it, decayed like the rest and not capped like other
@@ -103,7 +104,17 @@ export const HIGH_MIN_FILE_OPS = 3;
 export const HIGH_DOMINANCE = 2;
 
 const FILE_OPS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit", "NotebookEdit"]);
-const INPUT_FIELDS = ["command", "path", "pattern", "glob", "args", "prompt", "description", "file_path", "notebook_path"] as const;
+const INPUT_FIELDS = [
+  "command",
+  "path",
+  "pattern",
+  "glob",
+  "args",
+  "prompt",
+  "description",
+  "file_path",
+  "notebook_path",
+] as const;
 const WHITESPACE = /\s+/;
 const DEFAULT_PROJECT_SKILLS = ["plan-project", "execute-project"];
 
@@ -193,7 +204,7 @@ export function detectActiveProject(
   );
   const collect = (text: string) => {
     forEachProjectIdInText(text, root, (id) => ids.add(id));
-    if (knownIds !== null) for (const m of text.matchAll(knownIds)) ids.add(m[0]);
+    if (knownIds !== null) { for (const m of text.matchAll(knownIds)) ids.add(m[0]); }
   };
   let projectSkillRecent = false;
 
@@ -204,7 +215,11 @@ export function detectActiveProject(
     const isProjectSkill = skill !== undefined && projectSkills.includes(skill);
     if (isProjectSkill && age < recent) projectSkillRecent = true;
     if (call.name === "TodoWrite" || call.name === "ExitPlanMode") {
-      const text = call.name === "TodoWrite" ? todoText(call.todos) : typeof call.input.plan === "string" ? call.input.plan : "";
+      const text = call.name === "TodoWrite"
+        ? todoText(call.todos)
+        : typeof call.input.plan === "string"
+        ? call.input.plan
+        : "";
       collect(text);
       for (const id of ids) addMention(id, call.name, text, age, turn);
       continue;
@@ -221,7 +236,11 @@ export function detectActiveProject(
     for (const id of ids) {
       const t = tally(id);
       const kind = fileOp ? (call.name === "Read" ? "read" : "edit") : "tool";
-      t.contributions.push({ value: (fileOp ? PROJECT_WEIGHTS.fileOp : PROJECT_WEIGHTS.tool) * decay(age, halfLife), turn, mention: false });
+      t.contributions.push({
+        value: (fileOp ? PROJECT_WEIGHTS.fileOp : PROJECT_WEIGHTS.tool) * decay(age, halfLife),
+        turn,
+        mention: false,
+      });
       if (age < recent) {
         if (fileOp) t.recentFileOps++;
         else t.recentToolRefs++;
@@ -256,7 +275,9 @@ export function detectActiveProject(
   for (const [id, t] of tallies) {
     // Newest first, as collected: the mention cap keeps the newest mentions.
     for (const c of t.contributions) {
-      const value = switched !== undefined && id !== switched.id && c.turn > switched.turn ? c.value * SWITCH_DISCOUNT : c.value;
+      const value = switched !== undefined && id !== switched.id && c.turn > switched.turn
+        ? c.value * SWITCH_DISCOUNT
+        : c.value;
       if (!c.mention) {
         t.score += value;
         continue;
@@ -288,7 +309,13 @@ export function detectActiveProject(
 
   t.evidence.sort((a, b) => a.age - b.age);
   if (t.evidence.length > 10) t.evidence.length = 10;
-  const out: ActiveProject = { id, confidence, score: round3(t.score), recentFileOps: t.recentFileOps, evidence: t.evidence };
+  const out: ActiveProject = {
+    id,
+    confidence,
+    score: round3(t.score),
+    recentFileOps: t.recentFileOps,
+    evidence: t.evidence,
+  };
   if (switched !== undefined && switched.id === id) out.userSwitch = cut(switched.text.trim());
   if (second !== undefined) out.runnerUp = { id: second[0], score: round3(second[1].score) };
   const newest = t.newestToolAge !== Infinity ? t.newestToolAge : t.newestMentionAge;
@@ -342,7 +369,12 @@ const SENTENCE_END = /[.!?;](?:\s|$)|\n/;
 const NAME_SEPARATORS = /[\s_\-/\\]+/g;
 
 /** The first project `window` names by path, id or name; ids win over names, longer names over shorter. */
-function projectIn(window: string, root: string, ids: readonly string[], names: readonly [string, string][]): string | undefined {
+function projectIn(
+  window: string,
+  root: string,
+  ids: readonly string[],
+  names: readonly [string, string][],
+): string | undefined {
   let found: string | undefined;
   forEachProjectIdInText(window, root, (id) => {
     if (found === undefined) found = id;
@@ -365,7 +397,11 @@ function isIdChar(c: number): boolean {
 }
 
 /** The newest non-project skill called after the newest tool evidence (`newestAge`) of the project. */
-function skillAfter(evidence: DetectionEvidence, newestAge: number, projectSkills: readonly string[]): string | undefined {
+function skillAfter(
+  evidence: DetectionEvidence,
+  newestAge: number,
+  projectSkills: readonly string[],
+): string | undefined {
   for (const { call, age } of evidence.calls) {
     if (age >= newestAge) return undefined;
     if (call.skill === undefined) continue;

@@ -53,7 +53,15 @@ export interface WorkingSetItem {
  * - `noise`: dependency trees, caches, secrets files and Claude Code's folder count only when a
  *   file tool touched them.
  */
-export type WorkingSetRule = "editedSet" | "subagent" | "tasks" | "planFile" | "suffix" | "guessed" | "outside" | "noise";
+export type WorkingSetRule =
+  | "editedSet"
+  | "subagent"
+  | "tasks"
+  | "planFile"
+  | "suffix"
+  | "guessed"
+  | "outside"
+  | "noise";
 
 /** Every {@linkcode WorkingSetRule}, in the order docs/detection.md lists them. */
 export const WORKING_SET_RULES: readonly WorkingSetRule[] = Object.freeze([
@@ -145,7 +153,17 @@ const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "
 const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS"]);
 const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(["Task", "Agent"]);
 const REASON_ORDER: readonly WorkingSetReason[] = [
-  "edited", "read", "user-request", "todo", "plan", "subagent", "searched", "search-result", "shell", "summary", "mentioned",
+  "edited",
+  "read",
+  "user-request",
+  "todo",
+  "plan",
+  "subagent",
+  "searched",
+  "search-result",
+  "shell",
+  "summary",
+  "mentioned",
 ];
 /** Code names in text: `SessionLive`, `session_live`, `session-live` (two words or more). */
 const IDENTIFIER = /\b(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+\b/g;
@@ -227,7 +245,9 @@ export function workingSet(
   options: WorkingSetOptions = {},
 ): WorkingSetItem[] {
   const evidence = evidenceOf(source as DetectionSource, options.maxCalls);
-  const limit = options.limit !== undefined && options.limit >= 0 ? Math.floor(options.limit) : DEFAULT_WORKING_SET_SIZE;
+  const limit = options.limit !== undefined && options.limit >= 0
+    ? Math.floor(options.limit)
+    : DEFAULT_WORKING_SET_SIZE;
   const halfLife = options.halfLife !== undefined && options.halfLife > 0 ? options.halfLife : WORKING_SET_HALF_LIFE;
   const slowHalfLife = halfLife * 3;
   const rule = (name: WorkingSetRule) => options.rules?.[name] !== false;
@@ -296,7 +316,9 @@ export function workingSet(
       sawTodo = true;
       const slow = decay(age, slowHalfLife);
       for (const todo of call.todos) {
-        const words = `${typeof todo.content === "string" ? todo.content : ""}\n${typeof todo.activeForm === "string" ? todo.activeForm : ""}`;
+        const words = `${typeof todo.content === "string" ? todo.content : ""}\n${
+          typeof todo.activeForm === "string" ? todo.activeForm : ""
+        }`;
         mention(words, dir, todoWeight(todo.status) * slow, "todo", age);
       }
     } else if (name === "ExitPlanMode" && !sawPlan && typeof call.input.plan === "string") {
@@ -304,16 +326,28 @@ export function workingSet(
       mention(call.input.plan, dir, w.plan * decay(age, slowHalfLife), "plan", age);
     } else if (name === "TaskCreate" && tasks !== undefined) {
       const status = tasks.get(ev);
-      if (status !== undefined) mention(taskText(call.input), dir, todoWeight(status) * decay(tasks.age, slowHalfLife), "todo", age);
+      if (status !== undefined) {
+        mention(taskText(call.input), dir, todoWeight(status) * decay(tasks.age, slowHalfLife), "todo", age);
+      }
     }
     if (SUBAGENT_TOOLS.has(name) && rule("subagent")) {
       const prompt = call.input.prompt;
       if (typeof prompt === "string") mention(prompt, dir, w.delegated * d, age < 3 ? "plan" : "mentioned", age);
       const report = resultText(ev.result);
-      if (report !== "") mention(report.length > MAX_REPORT_CHARS ? report.slice(0, MAX_REPORT_CHARS) : report, dir, w.report * d, "subagent", age);
+      if (report !== "") {
+        mention(
+          report.length > MAX_REPORT_CHARS ? report.slice(0, MAX_REPORT_CHARS) : report,
+          dir,
+          w.report * d,
+          "subagent",
+          age,
+        );
+      }
     } else if ((ev.result !== undefined || ev.resultFiles !== undefined) && name !== "TaskCreate") {
       const files = resultFiles(ev.resultFiles, ev.result, SEARCH_TOOLS.has(name));
-      for (const p of files) mentions.push({ token: p, cwd: dir, weight: w.searchResult * d, reason: "search-result", age });
+      for (const p of files) {
+        mentions.push({ token: p, cwd: dir, weight: w.searchResult * d, reason: "search-result", age });
+      }
     }
   }
 
@@ -376,7 +410,9 @@ export function workingSet(
     mention(t.text, dir, weight, reason, t.age);
   }
 
-  if (mentions.length > 0) resolveMentions(mentions, known, add, { suffix: rule("suffix"), guessed: rule("guessed") ? GUESSED_SHARE : 1 });
+  if (mentions.length > 0) {
+    resolveMentions(mentions, known, add, { suffix: rule("suffix"), guessed: rule("guessed") ? GUESSED_SHARE : 1 });
+  }
   if (names.length > 0) resolveNames(names, candidates, add);
 
   const noise = rule("noise");
@@ -412,7 +448,9 @@ export function workingSet(
       checks--;
       if (exists(path) === false && !isPlanned(c.reasons)) continue;
     }
-    const shown = projectDir !== undefined && path.startsWith(projectDir + "/") ? path.slice(projectDir.length + 1) : path;
+    const shown = projectDir !== undefined && path.startsWith(projectDir + "/")
+      ? path.slice(projectDir.length + 1)
+      : path;
     out.push({ path: shown, score: round3(c.score), reasons: REASON_ORDER.filter((r) => c.reasons.has(r)) });
   }
   return out;
@@ -477,7 +515,9 @@ function textWeight(
 ): [number, WorkingSetReason] {
   const w = WORKING_SET_WEIGHTS;
   if (t.kind === "user") {
-    return newestUser ? [w.userRequest * decay(t.age, slowHalfLife), "user-request"] : [w.userText * decay(t.age, halfLife), "mentioned"];
+    return newestUser
+      ? [w.userRequest * decay(t.age, slowHalfLife), "user-request"]
+      : [w.userText * decay(t.age, halfLife), "mentioned"];
   }
   if (t.kind === "summary") return [w.summary * decay(t.age, halfLife), "summary"];
   // The agent's newest messages are its plan of what it does next.
@@ -503,7 +543,9 @@ function openTasks(calls: readonly CallEvidence[]): TaskList | undefined {
     if (call.name === "TaskUpdate") {
       const id = call.input.taskId;
       const s = call.input.status;
-      if ((typeof id === "string" || typeof id === "number") && typeof s === "string" && !status.has(String(id))) status.set(String(id), s);
+      if ((typeof id === "string" || typeof id === "number") && typeof s === "string" && !status.has(String(id))) {
+        status.set(String(id), s);
+      }
       if (age === -1) age = a;
     } else if (call.name === "TaskCreate") {
       created = true;
@@ -545,7 +587,9 @@ function resultFiles(files: string[] | undefined, content: unknown, lines: boole
   if (full === "") return list;
   // A long log lists its files early or not usefully at all.
   // Cut at a line end, so that no path is cut in two (`explain.g`).
-  const text = full.length > MAX_RESULT_CHARS ? full.slice(0, Math.max(0, full.lastIndexOf("\n", MAX_RESULT_CHARS))) : full;
+  const text = full.length > MAX_RESULT_CHARS
+    ? full.slice(0, Math.max(0, full.lastIndexOf("\n", MAX_RESULT_CHARS)))
+    : full;
   if (lines) {
     const seen = new Set<string>();
     for (const line of text.split("\n")) {
@@ -625,7 +669,12 @@ class PathIndex {
  * the cwd) counts `guessed` times its weight, unless a todo item, the plan or the user's request
  * names it (a file still to be written).
  */
-function resolveMentions(mentions: Mention[], known: PathIndex, add: Add, how: { suffix: boolean; guessed: number }): void {
+function resolveMentions(
+  mentions: Mention[],
+  known: PathIndex,
+  add: Add,
+  how: { suffix: boolean; guessed: number },
+): void {
   for (const m of mentions) {
     const norm = normalizePath(m.token);
     if (isAbsolutePath(norm)) known.add(norm);

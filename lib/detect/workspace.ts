@@ -96,8 +96,15 @@ export function detectWorkspace(transcriptPath: string, options: DetectWorkspace
     knownProjects: projectDir === undefined ? undefined : listProjects(join(projectDir, root)),
     projectSkills: options.projectSkills,
   });
-  const set = workingSet(evidence, { ...options.workingSet, limit: options.workingSetSize, projectDir, exists: existsUnder(evidence.cwd) });
-  const limit = options.lastToolCalls !== undefined && options.lastToolCalls >= 0 ? Math.floor(options.lastToolCalls) : DEFAULT_LAST_TOOL_CALLS;
+  const set = workingSet(evidence, {
+    ...options.workingSet,
+    limit: options.workingSetSize,
+    projectDir,
+    exists: existsUnder(evidence.cwd),
+  });
+  const limit = options.lastToolCalls !== undefined && options.lastToolCalls >= 0
+    ? Math.floor(options.lastToolCalls)
+    : DEFAULT_LAST_TOOL_CALLS;
   const base = projectDir === undefined ? undefined : normalizePath(projectDir);
   const last: LastToolCall[] = [];
   for (const { call, cwd } of evidence.calls) {

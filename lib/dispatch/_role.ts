@@ -10,8 +10,20 @@ import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { rolePath, sessionsDir } from "../state/files.ts";
 
 /** Writes (or rewrites, refreshing its time) the registration of a handler session. */
-export function refreshHandlerRegistration(stateDir: string, key: string, sessionId: string, now: Date, skill?: string): void {
+export function refreshHandlerRegistration(
+  stateDir: string,
+  key: string,
+  sessionId: string,
+  now: Date,
+  skill?: string,
+): void {
   ensurePrivateDir(sessionsDir(stateDir));
-  const record = { schema_version: 1, session_id: sessionId, role: "handler", ...(skill ? { skill } : {}), registered_at: now.toISOString() };
+  const record = {
+    schema_version: 1,
+    session_id: sessionId,
+    role: "handler",
+    ...(skill ? { skill } : {}),
+    registered_at: now.toISOString(),
+  };
   writeFileAtomic(rolePath(stateDir, key), JSON.stringify(record) + "\n");
 }

@@ -49,7 +49,8 @@ export function dispatchActiveFiles(ctx: HookContext, options: DispatchActiveFil
   const max = options.max ?? 20;
   const config = ctx.config().dispatch;
   const home = homeDir(ctx.env);
-  const toPath = (p: string): string => p.startsWith("~/") ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(ctx.projectDir, p);
+  const toPath = (p: string): string =>
+    p.startsWith("~/") ? join(home, p.slice(2)) : isAbsolute(p) ? p : resolve(ctx.projectDir, p);
   let stateFile: string | null = null;
   const candidates: string[] = [];
   const statePath = config.handlerStateFile ? toPath(config.handlerStateFile) : defaultStateFile(ctx.projectDir);

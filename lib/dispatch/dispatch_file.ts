@@ -44,7 +44,8 @@ export const FINISHED_STATUSES: ReadonlySet<string> = new Set([
 ]);
 
 // `Status: x`, `- **Status:** x`, `**Status**: x`, `| Status | x |` are all seen in hand-written tickets.
-const STATUS_LINE = /^\s*(?:[-*]\s+)?(?:\|\s*)?(?:\*\*|__)?status(?:\*\*|__)?\s*(?::|\|)\s*(?:\*\*|__)?\s*:?\s*(.*?)\s*\|?\s*$/i;
+const STATUS_LINE =
+  /^\s*(?:[-*]\s+)?(?:\|\s*)?(?:\*\*|__)?status(?:\*\*|__)?\s*(?::|\|)\s*(?:\*\*|__)?\s*:?\s*(.*?)\s*\|?\s*$/i;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const EMPHASIS = /[*_`]/g;
 // A trailing note after the status word: ` (since Monday)`, ` [x]`, ` — waiting`, ` - blocked on y`.

@@ -23,7 +23,9 @@ export function rereadPostToolUse(ctx: HookContext<"PostToolUse">): void {
   const input = ctx.input;
   if (input.tool_name !== "Skill") return;
   const toolInput = input.tool_input as { skill?: unknown } | null | undefined;
-  const skill = toolInput && typeof toolInput === "object" && typeof toolInput.skill === "string" ? toolInput.skill.trim() : "";
+  const skill = toolInput && typeof toolInput === "object" && typeof toolInput.skill === "string"
+    ? toolInput.skill.trim()
+    : "";
   if (skill === "") return;
   const config = ctx.config().dispatch;
   if (config.enabled === false) return;

@@ -68,7 +68,10 @@ export function rereadPreCompact(
   } else if (role.role === "worker") {
     type = "worker";
     const d = dispatchFile(role.dispatchFile);
-    items.push({ path: role.dispatchFile, note: `your dispatch file: contract + ## Progress${d?.status ? `, status ${d.status}` : ""}` });
+    items.push({
+      path: role.dispatchFile,
+      note: `your dispatch file: contract + ## Progress${d?.status ? `, status ${d.status}` : ""}`,
+    });
   } else if (extraFiles) {
     type = extraFiles.kind;
   } else {

@@ -63,7 +63,8 @@ function isRegisteredHandler(ctx: HookContext, key: string): boolean {
   }
   try {
     const value = JSON.parse(r.text);
-    return value !== null && typeof value === "object" && value.session_id === ctx.input.session_id && value.role === "handler";
+    return value !== null && typeof value === "object" && value.session_id === ctx.input.session_id &&
+      value.role === "handler";
   } catch {
     ctx.log(`handler registration refused: ${path} is not JSON`);
     return false;
@@ -82,7 +83,11 @@ function namedDispatchFile(ctx: HookContext): string | null {
     if (named === "") return null;
   }
   if (named === "~") return null;
-  const path = named.startsWith("~/") ? join(home, named.slice(2)) : isAbsolute(named) ? named : resolve(ctx.projectDir, named);
+  const path = named.startsWith("~/")
+    ? join(home, named.slice(2))
+    : isAbsolute(named)
+    ? named
+    : resolve(ctx.projectDir, named);
   if (!isRegularFile(path)) {
     ctx.log(`dispatch file ${path} does not exist: not a worker session`);
     return null;

@@ -37,6 +37,8 @@ export const postToolUseHook: HookHandler<"PostToolUse"> = (ctx) => {
  * looks at, tested before any orchestration code runs (most tool calls write other files).
  */
 function namesOrchestrationFile(toolInput: unknown): boolean {
-  const path = typeof toolInput === "object" && toolInput !== null ? (toolInput as { file_path?: unknown }).file_path : undefined;
+  const path = typeof toolInput === "object" && toolInput !== null
+    ? (toolInput as { file_path?: unknown }).file_path
+    : undefined;
   return typeof path === "string" && isOrchestrationFile(path);
 }

@@ -40,7 +40,11 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
     if (project.summaryInstructions) instructions.push(project.summaryInstructions);
     const id = project.state.active_project_id;
     if (typeof id === "string" && project.state.confidence !== "low") {
-      extra = { kind: "project", files: project.rereadFiles.slice(0, 6), reason: `You were working on the project ${id}.` };
+      extra = {
+        kind: "project",
+        files: project.rereadFiles.slice(0, 6),
+        reason: `You were working on the project ${id}.`,
+      };
     }
   }
   const orchestration = mayUseOrchestration(ctx.projectDir, config)
@@ -53,7 +57,11 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
   // The everyday layer, in every repository: its instructions come first, the workflows' follow.
   // All of it stays within PRECOMPACT_MAX_CHARS: the workflows' lines first, ours in what is left.
   const workflowChars = instructions.join("\n\n").length;
-  const session = guard(ctx, "session", () => sessionPreCompact(ctx, { maxChars: PRECOMPACT_MAX_CHARS - workflowChars - 2 }));
+  const session = guard(
+    ctx,
+    "session",
+    () => sessionPreCompact(ctx, { maxChars: PRECOMPACT_MAX_CHARS - workflowChars - 2 }),
+  );
   if (session?.summaryInstructions) instructions.unshift(session.summaryInstructions.trimEnd());
   if (session) {
     // An orchestration run names no files of its own: the files this session edited stand in.

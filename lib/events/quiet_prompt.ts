@@ -6,7 +6,14 @@ import { readPrivateFile } from "../state/read_private_file.ts";
 import { contextFill } from "../transcript/context_fill.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { monitorAttrs, monitorLevel, shortMonitorElement } from "../orchestration/monitor_element.ts";
-import { QUIET_MEMO_SCHEMA, QUIET_SWITCH, type QuietMemo, quietMemoEnv, quietMemoPath, quietSignature } from "./_quiet_memo.ts";
+import {
+  QUIET_MEMO_SCHEMA,
+  QUIET_SWITCH,
+  type QuietMemo,
+  quietMemoEnv,
+  quietMemoPath,
+  quietSignature,
+} from "./_quiet_memo.ts";
 import { VERSION } from "../hook/version.ts";
 
 /** Options for {@linkcode quietPrompt}. */
@@ -66,14 +73,17 @@ function quiet(text: string, options: QuietPromptOptions): string | undefined {
   options.onInput?.(input);
   const key = sessionKey(input.session_id);
   if (key === null) return undefined;
-  const read = readPrivateFile(quietMemoPath(stateDir({ env, homeDir: options.homeDir }), key), { maxBytes: 256 * 1024 });
+  const read = readPrivateFile(quietMemoPath(stateDir({ env, homeDir: options.homeDir }), key), {
+    maxBytes: 256 * 1024,
+  });
   if (!read.ok) return undefined;
   const memo = JSON.parse(read.text) as QuietMemo;
   const projectDir = env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd();
   if (
     memo?.schema_version !== QUIET_MEMO_SCHEMA || memo.version !== VERSION || memo.session_id !== input.session_id ||
     memo.transcript_path !== input.transcript_path || memo.project_dir !== projectDir ||
-    JSON.stringify(memo.env) !== JSON.stringify(quietMemoEnv(env)) || !Array.isArray(memo.deps) || memo.monitor === undefined
+    JSON.stringify(memo.env) !== JSON.stringify(quietMemoEnv(env)) || !Array.isArray(memo.deps) ||
+    memo.monitor === undefined
   ) {
     return undefined;
   }
@@ -95,7 +105,9 @@ function quiet(text: string, options: QuietPromptOptions): string | undefined {
   if (level !== state.level || fill.window !== state.window || (fill.model ?? null) !== state.model) return undefined;
   let out = "";
   if (level !== "NOMINAL") {
-    const element = shortMonitorElement(monitorAttrs(level, fraction, fill.tokens, fill.window, String(state.resumption_status)));
+    const element = shortMonitorElement(
+      monitorAttrs(level, fraction, fill.tokens, fill.window, String(state.resumption_status)),
+    );
     if (element.length > m.max_chars) return undefined;
     out = JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: element } });
   }

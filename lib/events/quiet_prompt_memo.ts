@@ -8,7 +8,15 @@ import { stateDir } from "../state/state_dir.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { ORCHESTRATION_FILE } from "../orchestration/paths.ts";
-import { QUIET_MEMO_SCHEMA, QUIET_SWITCH, type QuietDep, type QuietMemo, quietMemoEnv, quietMemoPath, quietSignature } from "./_quiet_memo.ts";
+import {
+  QUIET_MEMO_SCHEMA,
+  QUIET_SWITCH,
+  type QuietDep,
+  type QuietMemo,
+  quietMemoEnv,
+  quietMemoPath,
+  quietSignature,
+} from "./_quiet_memo.ts";
 import { VERSION } from "../hook/version.ts";
 
 /**
@@ -56,7 +64,13 @@ export function writeQuietMemo(ctx: HookContext, facts: QuietFacts | null, maxCh
   return true;
 }
 
-function buildMemo(ctx: HookContext, facts: QuietFacts | null, maxChars: number, dir: string, key: string): QuietMemo | null {
+function buildMemo(
+  ctx: HookContext,
+  facts: QuietFacts | null,
+  maxChars: number,
+  dir: string,
+  key: string,
+): QuietMemo | null {
   const flag = ctx.env.REHYDRATE_DEBUG;
   const config = ctx.config();
   if (flag === "1" || flag === "true" || (flag !== "0" && flag !== "false" && config.debug === true)) return null;
@@ -66,7 +80,12 @@ function buildMemo(ctx: HookContext, facts: QuietFacts | null, maxChars: number,
   const content = [files.home, files.project];
   if (files.explicit !== null) content.push(files.explicit);
   const projectsDir = facts?.rt.paths.projectsDir ?? join(ctx.projectDir, config.orchestration.projectsDir);
-  content.push(join(dir, "compactions"), join(dir, "compactions", `${key}.json`), join(dir, "sessions", `${key}.json`), projectsDir);
+  content.push(
+    join(dir, "compactions"),
+    join(dir, "compactions", `${key}.json`),
+    join(dir, "sessions", `${key}.json`),
+    projectsDir,
+  );
   let names: string[] = [];
   try {
     names = readdirSync(projectsDir);

@@ -78,7 +78,11 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
   // Beside a project's own document it keeps to a share of the budget.
   const delivering = source === "compact" || source === "resume" || source === "fork";
   const session = delivering
-    ? guard(ctx, "session", () => sessionContext(ctx, { maxChars: projects ? Math.min(SESSION_SHARE, maxChars - used) : maxChars - used }))
+    ? guard(
+      ctx,
+      "session",
+      () => sessionContext(ctx, { maxChars: projects ? Math.min(SESSION_SHARE, maxChars - used) : maxChars - used }),
+    )
     : null;
   if (session) used += session.length + 2;
   const project = projects

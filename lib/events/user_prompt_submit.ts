@@ -40,14 +40,20 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
     ctx.log(`re-delivering compaction ${pending.compactionId}: SessionStart did not`);
     const projects = usesProjectsLayout(ctx.projectDir, config);
     // The whole short form stays within SHORT_FORM_CHARS; beside a project the everyday part is smaller.
-    const session = guard(ctx, "session", () => sessionContext(ctx, { maxChars: projects ? SESSION_SHORT_WITH_PROJECT : SESSION_SHORT_CHARS }));
+    const session = guard(
+      ctx,
+      "session",
+      () => sessionContext(ctx, { maxChars: projects ? SESSION_SHORT_WITH_PROJECT : SESSION_SHORT_CHARS }),
+    );
     parts.push(session);
     parts.push(guard(ctx, "dispatch", () => dispatchSessionStart(ctx, { short: true, maxChars: 1000 })));
     if (projects) {
       const left = SHORT_FORM_CHARS - (session ? session.length + 2 : 0);
-      parts.push(guard(ctx, "project", () => {
-        return projectSessionStart(ctx, { source: "compact", maxChars: left, layoutChecked: true });
-      })?.additionalContext);
+      parts.push(
+        guard(ctx, "project", () => {
+          return projectSessionStart(ctx, { source: "compact", maxChars: left, layoutChecked: true });
+        })?.additionalContext,
+      );
     }
   }
   const maxChars = Math.min(config.budget.maxChars, 10_000);
@@ -60,7 +66,9 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   }
   // Nothing re-delivered and only the monitor, if anything, spoke: the next prompt may take the
   // fast path (lib/events/quiet_prompt.ts).
-  if (pending === null && (quiet !== null || !spoke)) guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars));
+  if (pending === null && (quiet !== null || !spoke)) {
+    guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars));
+  }
   const context = joinWithin(parts, maxChars);
   if (!context) return null;
   return { json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };

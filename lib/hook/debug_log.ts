@@ -25,7 +25,9 @@ const O_NOFOLLOW = (constants as Record<string, number>).O_NOFOLLOW ?? 0;
  */
 export function debugLog(dir: string, message: string, options: DebugLogOptions = {}): void {
   const path = join(dir, "debug.log");
-  const line = `${(options.now ?? new Date()).toISOString()} ${process.pid} ${redact(message).replace(/\r?\n/g, " | ")}\n`;
+  const line = `${(options.now ?? new Date()).toISOString()} ${process.pid} ${
+    redact(message).replace(/\r?\n/g, " | ")
+  }\n`;
   try {
     const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW, 0o600);
     try {

@@ -2,13 +2,19 @@ import { HOOK_NAMES } from "./hook_names.ts";
 import { VERSION } from "./version.ts";
 
 const WHAT: Record<string, string> = {
-  "pre-compact": "Before compaction: saves what the agent was working on (redacted, atomic) and prints\nplain-text instructions that Claude Code appends to the summarizer's prompt.",
+  "pre-compact":
+    "Before compaction: saves what the agent was working on (redacted, atomic) and prints\nplain-text instructions that Claude Code appends to the summarizer's prompt.",
   "post-compact": "After compaction: stores Claude Code's compact_summary with the latest checkpoint.",
-  "session-start": "On startup, resume, clear, compact and fork: records the session and re-injects the\nright context (additionalContext) after a compaction.",
-  "user-prompt-submit": "On every prompt: context-window monitor, compaction alerts, and re-delivery when\nSessionStart's output was dropped.",
-  "pre-tool-use": "On every tool call: denies the first tool call after a compaction once, naming the\nfiles to re-read; a Read of one of them passes.",
-  "post-tool-use": "After tool calls: registers handler sessions, warns when ORCHESTRATION.yaml's\nresumption section goes stale.",
-  stop: "When the agent stops: blocks once after a compaction if nothing was re-read\n(never while stop_hook_active is true).",
+  "session-start":
+    "On startup, resume, clear, compact and fork: records the session and re-injects the\nright context (additionalContext) after a compaction.",
+  "user-prompt-submit":
+    "On every prompt: context-window monitor, compaction alerts, and re-delivery when\nSessionStart's output was dropped.",
+  "pre-tool-use":
+    "On every tool call: denies the first tool call after a compaction once, naming the\nfiles to re-read; a Read of one of them passes.",
+  "post-tool-use":
+    "After tool calls: registers handler sessions, warns when ORCHESTRATION.yaml's\nresumption section goes stale.",
+  stop:
+    "When the agent stops: blocks once after a compaction if nothing was re-read\n(never while stop_hook_active is true).",
 };
 
 /**

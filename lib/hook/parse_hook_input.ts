@@ -62,6 +62,9 @@ export function parseHookInput<E extends HookEventName = HookEventName>(
   return { value: obj as HookInput<E>, error: null };
 }
 
-function fail(code: HookInputErrorCode, message: string): { value: null; error: { code: HookInputErrorCode; message: string } } {
+function fail(
+  code: HookInputErrorCode,
+  message: string,
+): { value: null; error: { code: HookInputErrorCode; message: string } } {
   return { value: null, error: { code, message } };
 }

@@ -68,7 +68,6 @@ export function readStdin(options: ReadStdinOptions = {}): ReadStdinResult {
   return { ok: true, text: new TextDecoder().decode(chunks.length === 1 ? chunks[0] : concatBytes(chunks)) };
 }
 
-
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

@@ -1,5 +1,5 @@
 import type { HookEventName, HookInput } from "./hook_types.ts";
-import { type HookHandler, handleHook } from "./handle_hook.ts";
+import { handleHook, type HookHandler } from "./handle_hook.ts";
 import { readStdin } from "./read_stdin.ts";
 import { hookHelp } from "./hook_help.ts";
 import { HOOK_NAMES } from "./hook_names.ts";
@@ -32,7 +32,11 @@ export interface RunHookOptions<E extends HookEventName = HookEventName> {
  * runHook("Stop", stopHook);
  * ```
  */
-export function runHook<E extends HookEventName>(event: E, handler: HookHandler<E>, options: RunHookOptions<E> = {}): void {
+export function runHook<E extends HookEventName>(
+  event: E,
+  handler: HookHandler<E>,
+  options: RunHookOptions<E> = {},
+): void {
   const args = options.args ?? process.argv.slice(2);
   if (args[0] === "--version" || args[0] === "-V") {
     writeFd(1, `${VERSION}\n`);

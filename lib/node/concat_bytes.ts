@@ -7,7 +7,10 @@
  * concatBytes([new Uint8Array([1, 2]), new Uint8Array([3])]); // Uint8Array [1, 2, 3]
  * ```
  */
-export function concatBytes(parts: readonly Uint8Array[], alloc: (n: number) => Uint8Array = (n) => new Uint8Array(n)): Uint8Array {
+export function concatBytes(
+  parts: readonly Uint8Array[],
+  alloc: (n: number) => Uint8Array = (n) => new Uint8Array(n),
+): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;
   const out = alloc(n);

@@ -63,7 +63,8 @@ export function relative(from: string, to: string): string {
 
 /** An absolute path that resolves to itself: no odd segment, no final slash but the root's. */
 function isPlainAbsolute(path: string): boolean {
-  return path.charCodeAt(0) === SLASH && (path.length === 1 || path.charCodeAt(path.length - 1) !== SLASH) && !ODD_SEGMENT.test(path);
+  return path.charCodeAt(0) === SLASH && (path.length === 1 || path.charCodeAt(path.length - 1) !== SLASH) &&
+    !ODD_SEGMENT.test(path);
 }
 
 /** node:path's `dirname`. */

@@ -40,7 +40,14 @@ export function compactionAlertFor(
       unacknowledged: unacked.length,
       maxTokens: rt.settings.alertMaxTokens,
     });
-    if (view !== null) recordOrchestrationDelivery(ctx, view, { event: options.event, kind: "compaction-alert", chars: text.length, compaction_id: key });
+    if (view !== null) {
+      recordOrchestrationDelivery(ctx, view, {
+        event: options.event,
+        kind: "compaction-alert",
+        chars: text.length,
+        compaction_id: key,
+      });
+    }
     return text;
   }
   if (!options.reminders || countDeliveries(view, [REMINDER_KIND], key) >= rt.settings.reminderMax) return null;
@@ -49,6 +56,11 @@ export function compactionAlertFor(
     { checkpoint: checkpointPath, unacknowledged: unacked.length },
     "Compaction checkpoint not acknowledged yet: merge it into the resumption section, then set acknowledged=true in it (or run: rehydrate ack).",
   ));
-  recordOrchestrationDelivery(ctx, view, { event: options.event, kind: REMINDER_KIND, chars: text.length, compaction_id: key });
+  recordOrchestrationDelivery(ctx, view, {
+    event: options.event,
+    kind: REMINDER_KIND,
+    chars: text.length,
+    compaction_id: key,
+  });
   return text;
 }

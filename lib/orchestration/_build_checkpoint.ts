@@ -76,16 +76,26 @@ export function buildCheckpoint(i: CheckpointInputs): Checkpoint {
 function criticalContext(s: ResumptionState, kind: string | null): string | null {
   if (s.criticalContext !== null) return s.criticalContext;
   const parts: string[] = [];
-  const phase = s.phaseNumber !== null ? `Phase ${s.phaseNumber}${s.phaseName ? ` (${s.phaseName})` : ""}` : s.phaseName;
+  const phase = s.phaseNumber !== null
+    ? `Phase ${s.phaseNumber}${s.phaseName ? ` (${s.phaseName})` : ""}`
+    : s.phaseName;
   if (phase) parts.push(`${phase}${s.activity ? `, activity ${s.activity}` : ""}.`);
   else if (s.activity) parts.push(`Activity ${s.activity}.`);
   if (s.gate !== null) {
     const gate = `${s.gate.toUpperCase()}${s.gateIteration !== null ? ` iteration ${s.gateIteration}` : ""}`;
     const info = s.gates.find((g) => g.name === s.gate);
     if (kind === "revision") {
-      parts.push(`${gate} scoring had finished${s.gateScore !== null ? ` at ${formatScore(s.gateScore)}` : ""}${info?.lastVerdict ? ` (${info.lastVerdict})` : ""}; the revision was in progress.`);
+      parts.push(
+        `${gate} scoring had finished${s.gateScore !== null ? ` at ${formatScore(s.gateScore)}` : ""}${
+          info?.lastVerdict ? ` (${info.lastVerdict})` : ""
+        }; the revision was in progress.`,
+      );
     } else if (kind === "restart") {
-      parts.push(`${gate} was being scored when compaction hit${s.gateScore !== null ? `; last recorded score ${formatScore(s.gateScore)}` : ""}.`);
+      parts.push(
+        `${gate} was being scored when compaction hit${
+          s.gateScore !== null ? `; last recorded score ${formatScore(s.gateScore)}` : ""
+        }.`,
+      );
     } else if (s.gateScore !== null) {
       parts.push(`Last ${s.gate.toUpperCase()} score ${formatScore(s.gateScore)}.`);
     }

@@ -40,12 +40,16 @@ export function nextActionFor(s: ResumptionState): NextAction {
     const score = scored && s.gateScore !== null ? ` Scoring had finished (${formatScore(s.gateScore)}).` : "";
     return {
       kind: "revision",
-      text: `Apply the revision for the ${gate} iteration ${iteration} findings${findings}, then re-score as iteration ${iteration + 1}; do not re-run the finished scoring.${score}${recorded}`,
+      text:
+        `Apply the revision for the ${gate} iteration ${iteration} findings${findings}, then re-score as iteration ${
+          iteration + 1
+        }; do not re-run the finished scoring.${score}${recorded}`,
     };
   }
   const strategies = info && info.strategies.length > 0 ? ` (${info.strategies.join(", ")})` : "";
   return {
     kind: "restart",
-    text: `Restart ${gate} iteration ${iteration} from the beginning: re-read the deliverables and run all required strategies${strategies}; do not continue the partial iteration.${recorded}`,
+    text:
+      `Restart ${gate} iteration ${iteration} from the beginning: re-read the deliverables and run all required strategies${strategies}; do not continue the partial iteration.${recorded}`,
   };
 }

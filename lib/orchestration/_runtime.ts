@@ -34,9 +34,13 @@ export function orchRuntime(ctx: HookContext, options: { transcript?: boolean } 
 
 /** Creates `.jerry/` and `.jerry/checkpoints/` owner-only (refusing links and foreign owners). */
 export function ensureOrchDirs(paths: OrchPaths, options: { checkpoints?: boolean } = {}): void {
-  if (!stateDirInside(paths)) throw new Error(`Refusing orchestration state directory ${paths.stateDir}: it is outside the project`);
+  if (!stateDirInside(paths)) {
+    throw new Error(`Refusing orchestration state directory ${paths.stateDir}: it is outside the project`);
+  }
   ensurePrivateDir(paths.stateDir);
-  if (!stateDirInside(paths)) throw new Error(`Refusing orchestration state directory ${paths.stateDir}: it resolves outside the project`);
+  if (!stateDirInside(paths)) {
+    throw new Error(`Refusing orchestration state directory ${paths.stateDir}: it resolves outside the project`);
+  }
   if (options.checkpoints !== false) ensurePrivateDir(paths.checkpointsDir);
 }
 

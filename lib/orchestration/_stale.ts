@@ -28,11 +28,19 @@ const ACTIVE = new Set(["IN_PROGRESS", "ACTIVE", "RUNNING"]);
  */
 export function checkStaleness(s: ResumptionState, options: StalenessOptions = {}): StaleReport {
   if (s.status !== "ok") {
-    return { status: "UNKNOWN", reasons: [s.status === "invalid" ? `the file does not parse (${s.error})` : "the file cannot be read"], fields: [] };
+    return {
+      status: "UNKNOWN",
+      reasons: [s.status === "invalid" ? `the file does not parse (${s.error})` : "the file cannot be read"],
+      fields: [],
+    };
   }
   const updated = s.updatedAt === null ? NaN : Date.parse(s.updatedAt);
   if (Number.isNaN(updated)) {
-    return { status: "UNKNOWN", reasons: ["resumption.updated_at is missing or not a date"], fields: ["resumption.updated_at"] };
+    return {
+      status: "UNKNOWN",
+      reasons: ["resumption.updated_at is missing or not a date"],
+      fields: ["resumption.updated_at"],
+    };
   }
   const reasons: string[] = [];
   const fields = new Set<string>();
@@ -44,10 +52,15 @@ export function checkStaleness(s: ResumptionState, options: StalenessOptions = {
   const active = s.phases.find((p) => p.status !== null && ACTIVE.has(p.status.toUpperCase()));
   if (active && active.id !== null && (s.phaseNumber === null || String(active.id) !== String(s.phaseNumber))) {
     reasons.push(`phase ${active.id} is in progress but resumption.current_phase is ${s.phaseNumber ?? "unset"}`);
-    for (const f of ["current_phase", "current_phase_name", "current_activity", "next_step"]) fields.add(`resumption.${f}`);
+    for (const f of ["current_phase", "current_phase_name", "current_activity", "next_step"]) {
+      fields.add(`resumption.${f}`);
+    }
   }
   for (const g of s.gates) {
-    if (g.status !== null && DONE.has(g.status.toUpperCase()) && s.gatesCompleted !== null && !s.gatesCompleted.includes(g.name)) {
+    if (
+      g.status !== null && DONE.has(g.status.toUpperCase()) && s.gatesCompleted !== null &&
+      !s.gatesCompleted.includes(g.name)
+    ) {
       reasons.push(`${g.name} passed but is not in gates_completed`);
       fields.add("resumption.quality_trajectory.gates_completed");
       fields.add("resumption.quality_trajectory.gates_remaining");

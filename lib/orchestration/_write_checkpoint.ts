@@ -87,15 +87,26 @@ function fillBeforeCompaction(
   if (ctx.input.transcript_path) {
     // Only the newest usage matters here (afterCompaction is not used): without stopAtUsage a
     // session that never compacted had its whole scan budget read.
-    const fill = contextFill(ctx.input.transcript_path, { model, windowTokens, budgetBytes: config.transcript.scanBudgetBytes, stopAtUsage: true });
+    const fill = contextFill(ctx.input.transcript_path, {
+      model,
+      windowTokens,
+      budgetBytes: config.transcript.scanBudgetBytes,
+      stopAtUsage: true,
+    });
     if (fill.source !== "none") return { fraction: round4(fill.fraction), tokens: fill.tokens, window: fill.window };
   }
   const read = readPrivateFile(rt.paths.monitorStatePath, { maxBytes: 64 * 1024 });
   if (read.ok) {
     try {
       const st = JSON.parse(read.text) as Record<string, unknown>;
-      if (st.session_id === ctx.input.session_id && typeof st.fill_fraction === "number" && typeof st.window === "number") {
-        return { fraction: st.fill_fraction, tokens: typeof st.tokens === "number" ? st.tokens : null, window: st.window };
+      if (
+        st.session_id === ctx.input.session_id && typeof st.fill_fraction === "number" && typeof st.window === "number"
+      ) {
+        return {
+          fraction: st.fill_fraction,
+          tokens: typeof st.tokens === "number" ? st.tokens : null,
+          window: st.window,
+        };
       }
     } catch { /* corrupt: treated as missing */ }
   }

@@ -85,7 +85,9 @@ export function renderCompactionAlert(checkpoint: Checkpoint | null, options: Co
       shrunk.decisions.push(line);
       room -= line.length + 3;
     }
-    if (shrunk.decisions.length < parts.decisions.length) shrunk.decisions.push(`(${parts.decisions.length - shrunk.decisions.length} more in the checkpoint file)`);
+    if (shrunk.decisions.length < parts.decisions.length) {
+      shrunk.decisions.push(`(${parts.decisions.length - shrunk.decisions.length} more in the checkpoint file)`);
+    }
     text = renderParts(shrunk);
     if (text.length <= maxChars) return text;
   }
@@ -108,7 +110,11 @@ export function renderCompactionAlert(checkpoint: Checkpoint | null, options: Co
 function alertParts(cp: Checkpoint, o: CompactionAlertOptions, unacked: number): AlertParts {
   const os = cp.orchestration_state ?? {} as Checkpoint["orchestration_state"];
   const field = (v: unknown, max = FIELD_MAX): string | null =>
-    typeof v === "string" && v.trim() !== "" ? clip(oneLine(redact(v)), max) : typeof v === "number" && Number.isFinite(v) ? String(v) : null;
+    typeof v === "string" && v.trim() !== ""
+      ? clip(oneLine(redact(v)), max)
+      : typeof v === "number" && Number.isFinite(v)
+      ? String(v)
+      : null;
 
   const triggerType = field(cp.trigger?.type);
   const triggerSource = field(cp.trigger?.source);
@@ -135,7 +141,9 @@ function alertParts(cp: Checkpoint, o: CompactionAlertOptions, unacked: number):
     const affects = field(d.affects, FIELD_MAX);
     decisions.push(`${id !== null ? `${id}: ` : ""}${summary}${affects !== null ? ` Affects ${affects}.` : ""}`);
   }
-  const missing = Array.isArray(cp.missing) && cp.missing.length > 0 ? clip(cp.missing.map(String).join(", "), 300) : null;
+  const missing = Array.isArray(cp.missing) && cp.missing.length > 0
+    ? clip(cp.missing.map(String).join(", "), 300)
+    : null;
   let event: string | null = null;
   const total = o.eventTotal ?? 1;
   if (total > 1 || unacked > 1) {
@@ -198,7 +206,9 @@ function genericAlert(o: CompactionAlertOptions, maxChars: number): string {
       null,
       "\nCONTEXT COMPACTION OCCURRED. The checkpoint could not be read" +
         (checkpoint !== "" ? ` (${checkpoint})` : "") +
-        `.\nRead the ORCHESTRATION.yaml resumption section${path !== null ? ` (${path})` : ""} to re-orient, then continue the interrupted work.\n`,
+        `.\nRead the ORCHESTRATION.yaml resumption section${
+          path !== null ? ` (${path})` : ""
+        } to re-orient, then continue the interrupted work.\n`,
     ));
   let text = body(clip(redact(o.checkpointPath), PATH_MAX), yaml);
   if (text.length > maxChars) text = body("", yaml === null ? null : clip(yaml, 60));

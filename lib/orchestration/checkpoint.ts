@@ -42,20 +42,32 @@ export function orchestrationPreCompact(
   const os = cp.orchestration_state;
   const keep: string[] = [];
   if (os.phase_number !== null || os.phase_name !== null) {
-    keep.push(`the current phase (${[os.phase_number !== null ? `Phase ${os.phase_number}` : null, os.phase_name].filter(Boolean).join(": ")})`);
+    keep.push(
+      `the current phase (${
+        [os.phase_number !== null ? `Phase ${os.phase_number}` : null, os.phase_name].filter(Boolean).join(": ")
+      })`,
+    );
   }
   if (os.activity !== null) keep.push(`the activity (${os.activity})`);
   if (os.gate !== null) {
-    const detail = [os.gate, os.gate_iteration !== null ? `iteration ${os.gate_iteration}` : null, os.gate_score !== null ? `last score ${formatScore(os.gate_score)}` : null];
+    const detail = [
+      os.gate,
+      os.gate_iteration !== null ? `iteration ${os.gate_iteration}` : null,
+      os.gate_score !== null ? `last score ${formatScore(os.gate_score)}` : null,
+    ];
     keep.push(`the quality gate (${detail.filter(Boolean).join(", ")})`);
   }
   const ids = cp.pending_decisions.map((d) => d.id).filter((d): d is string => typeof d === "string");
-  if (cp.pending_decisions.length > 0) keep.push(`the decisions not yet applied${ids.length > 0 ? ` (${ids.join(", ")})` : ""}`);
+  if (cp.pending_decisions.length > 0) {
+    keep.push(`the decisions not yet applied${ids.length > 0 ? ` (${ids.join(", ")})` : ""}`);
+  }
   const run = os.workflow_id !== null ? `${os.workflow_id} (${rt.layout.active.relPath})` : rt.layout.active.relPath;
   const lines = [
     `This session runs the orchestration workflow ${run}.`,
     keep.length > 0
-      ? `Keep in the summary ${keep.join(", ")} and the exact next action: ${(cp.recovery.next_action ?? "as recorded in the resumption section").replace(/\.$/, "")}.`
+      ? `Keep in the summary ${keep.join(", ")} and the exact next action: ${
+        (cp.recovery.next_action ?? "as recorded in the resumption section").replace(/\.$/, "")
+      }.`
       : `Keep in the summary the current phase, the quality gate and the exact next action.`,
     `The run's state was saved to ${written.relPath}; after compaction, re-read the resumption section of ${rt.layout.active.relPath}.`,
   ];

@@ -103,7 +103,9 @@ export function isUnacknowledged(entry: CheckpointEntry): boolean {
 /** The key a delivery of this checkpoint is recorded under in the session record. */
 export function deliveryKey(entry: CheckpointEntry): string {
   const id = entry.data?.compaction_id;
-  return typeof id === "string" && id !== "" ? id : `${entry.id}@${entry.data?.created_at ?? Math.round(entry.mtimeMs)}`;
+  return typeof id === "string" && id !== ""
+    ? id
+    : `${entry.id}@${entry.data?.created_at ?? Math.round(entry.mtimeMs)}`;
 }
 
 /**

@@ -98,7 +98,13 @@ export function findOrchestrationLayout(
   runs.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   if (runs.length === 1) return { runs, active: runs[0], chosenBy: "only" };
   const fromTranscript = options.transcriptPath
-    ? runOfRecentWork(runs, projectsDir, options.transcriptPath, options.budgetBytes ?? 2 * 1024 * 1024, options.maxCalls ?? 200)
+    ? runOfRecentWork(
+      runs,
+      projectsDir,
+      options.transcriptPath,
+      options.budgetBytes ?? 2 * 1024 * 1024,
+      options.maxCalls ?? 200,
+    )
     : undefined;
   if (fromTranscript) return { runs, active: fromTranscript, chosenBy: "transcript" };
   return { runs, active: runs[0], chosenBy: "mtime" };

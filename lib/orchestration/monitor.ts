@@ -1,6 +1,6 @@
 import { statSync } from "../node/fs.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
-import { contextFill, type ContextFill } from "../transcript/context_fill.ts";
+import { type ContextFill, contextFill } from "../transcript/context_fill.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { redact } from "../redact/redact.ts";
 import { xmlElement } from "../xml/xml_element.ts";
@@ -52,9 +52,12 @@ export interface QuietFacts {
 export const MONITOR_MAX_CHARS = 800;
 
 const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string> = {
-  WARNING: (p) => `Context is filling up. Update the resumption section of ${p} at the next state transition and avoid reading files you do not need.`,
-  CRITICAL: (p) => `Checkpoint NOW: update the resumption section of ${p} (current_phase, current_activity, next_step, quality_trajectory, decisions, updated_at) before starting new work.`,
-  COMPACTION: (p) => `Compaction is imminent. Write the resumption section of ${p} now, before anything else, and do not start a new quality-gate iteration.`,
+  WARNING: (p) =>
+    `Context is filling up. Update the resumption section of ${p} at the next state transition and avoid reading files you do not need.`,
+  CRITICAL: (p) =>
+    `Checkpoint NOW: update the resumption section of ${p} (current_phase, current_activity, next_step, quality_trajectory, decisions, updated_at) before starting new work.`,
+  COMPACTION: (p) =>
+    `Compaction is imminent. Write the resumption section of ${p} now, before anything else, and do not start a new quality-gate iteration.`,
 };
 
 /**
@@ -80,7 +83,10 @@ const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string
  * };
  * ```
  */
-export function orchestrationPromptContext(ctx: HookContext, options: { onQuiet?: (facts: QuietFacts) => void } = {}): string | null {
+export function orchestrationPromptContext(
+  ctx: HookContext,
+  options: { onQuiet?: (facts: QuietFacts) => void } = {},
+): string | null {
   const rt = orchRuntime(ctx);
   if (rt === null) return null;
   const config = ctx.config();
@@ -104,7 +110,9 @@ export function orchestrationPromptContext(ctx: HookContext, options: { onQuiet?
   const entries = listCheckpoints(rt.paths.checkpointsDir);
   let runNewest: { id: string; createdAt: string } | null = null;
   for (const e of entries) {
-    if (e.data !== null && e.data.orchestration_file === rt.layout.active.relPath) runNewest = { id: e.id, createdAt: e.data.created_at };
+    if (e.data !== null && e.data.orchestration_file === rt.layout.active.relPath) {
+      runNewest = { id: e.id, createdAt: e.data.created_at };
+    }
   }
   const previous = readPrivateFile(rt.paths.monitorStatePath, { maxBytes: 64 * 1024 });
   let prior: Partial<ContextMonitorState> | null = null;
@@ -118,14 +126,18 @@ export function orchestrationPromptContext(ctx: HookContext, options: { onQuiet?
   const st = statSync(rt.layout.active.path, { throwIfNoEntry: false });
   const resumptionKey = st ? `${st.mtimeMs}:${st.size}:${runNewest?.id ?? ""}` : null;
   const reuse = resumptionKey !== null && prior?.resumption_key === resumptionKey &&
-    (prior.resumption_status === "FRESH" || prior.resumption_status === "STALE" || prior.resumption_status === "UNKNOWN") &&
+    (prior.resumption_status === "FRESH" || prior.resumption_status === "STALE" ||
+      prior.resumption_status === "UNKNOWN") &&
     Array.isArray(prior.resumption_reasons) && prior.resumption_reasons.every((r) => typeof r === "string");
   const stale: StaleReport = reuse
     ? { status: prior!.resumption_status!, reasons: prior!.resumption_reasons!.slice(0, 10), fields: [] }
     : checkStaleness(readResumptionCached(ctx, rt.layout.active.path), { newestCheckpoint: runNewest });
 
   let sent = 0;
-  if (prior && level !== "NOMINAL" && prior.session_id === ctx.input.session_id && prior.reminded_level === level && typeof prior.reminders_sent === "number") {
+  if (
+    prior && level !== "NOMINAL" && prior.session_id === ctx.input.session_id && prior.reminded_level === level &&
+    typeof prior.reminders_sent === "number"
+  ) {
     sent = prior.reminders_sent;
   }
   let monitor: string | null = null;
@@ -159,11 +171,18 @@ export function orchestrationPromptContext(ctx: HookContext, options: { onQuiet?
   const alert = compactionAlertFor(ctx, rt, entries, view, { event: "UserPromptSubmit", reminders: true });
   // The next prompt can only differ from this one by its fill when no alert or reminder is due, the
   // level's full reminders are used up and the run is not chosen from the transcript.
-  if (options.onQuiet && alert === null && (level === "NOMINAL" || sent >= rt.settings.reminderMax) && rt.layout.runs.length === 1) {
+  if (
+    options.onQuiet && alert === null && (level === "NOMINAL" || sent >= rt.settings.reminderMax) &&
+    rt.layout.runs.length === 1
+  ) {
     options.onQuiet({
       rt,
       checkpoints: entries.map((e) => e.path),
-      fill: { model: view?.model ?? null, windowTokens: config.contextWindow.tokens ?? null, budgetBytes: config.transcript.scanBudgetBytes },
+      fill: {
+        model: view?.model ?? null,
+        windowTokens: config.contextWindow.tokens ?? null,
+        budgetBytes: config.transcript.scanBudgetBytes,
+      },
       state,
     });
   }
@@ -184,7 +203,9 @@ function renderMonitor(
   const action = ACTIONS[level](clip(path, 160));
   const note = stale.status === "STALE"
     ? ` The resumption section is STALE: ${clip(stale.reasons.join("; "), 200)}.`
-    : stale.status === "UNKNOWN" ? " Resumption freshness is UNKNOWN: set resumption.updated_at." : "";
+    : stale.status === "UNKNOWN"
+    ? " Resumption freshness is UNKNOWN: set resumption.updated_at."
+    : "";
   for (const text of [action + note, action]) {
     const out = renderXml(xmlElement("context-monitor", attrs, text));
     if (out.length <= MONITOR_MAX_CHARS) return out;

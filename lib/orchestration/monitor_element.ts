@@ -8,10 +8,17 @@ import { escapeXmlAttr } from "../xml/escape_xml_attr.ts";
 export type MonitorLevel = "NOMINAL" | "WARNING" | "CRITICAL" | "COMPACTION";
 
 /** The level of a fill fraction (null: unknown, which counts as nominal). */
-export function monitorLevel(fraction: number | null, t: { warning: number; critical: number; compaction: number }): MonitorLevel {
+export function monitorLevel(
+  fraction: number | null,
+  t: { warning: number; critical: number; compaction: number },
+): MonitorLevel {
   return fraction === null || fraction < t.warning
     ? "NOMINAL"
-    : fraction < t.critical ? "WARNING" : fraction < t.compaction ? "CRITICAL" : "COMPACTION";
+    : fraction < t.critical
+    ? "WARNING"
+    : fraction < t.compaction
+    ? "CRITICAL"
+    : "COMPACTION";
 }
 
 /** The element's attributes: level, fill %, tokens, window and the resumption section's status. */

@@ -20,8 +20,11 @@ export function resumePromptFor(
   const own = entries.filter((e) => e.data !== null && e.data.orchestration_file === run.relPath);
   const newest = own.length > 0 ? own[own.length - 1] : null;
   const session = newest?.data?.session_id;
-  const compactions = newest === null || session === undefined ? null : own.filter((e) => e.data?.session_id === session).length;
-  const unacknowledged = entries.filter((e) => isUnacknowledged(e) && (e.data === null || e.data.orchestration_file === run.relPath)).length;
+  const compactions = newest === null || session === undefined
+    ? null
+    : own.filter((e) => e.data?.session_id === session).length;
+  const unacknowledged =
+    entries.filter((e) => isUnacknowledged(e) && (e.data === null || e.data.orchestration_file === run.relPath)).length;
   const convention = join(dirname(run.path), "ORCHESTRATION_PLAN.md");
   const planPath = state.planFile ?? (existsSync(convention) ? relativePath(projectDir, convention) : null);
   return renderResumePrompt(state, {
@@ -37,7 +40,10 @@ export function resumePromptFor(
 }
 
 /** The run a checkpoint belongs to, when it is one of `runs`. */
-export function runOfCheckpoint(runs: OrchestrationRun[], entry: CheckpointEntry | undefined): OrchestrationRun | undefined {
+export function runOfCheckpoint(
+  runs: OrchestrationRun[],
+  entry: CheckpointEntry | undefined,
+): OrchestrationRun | undefined {
   const file = entry?.data?.orchestration_file;
   return file ? runs.find((r) => r.relPath === file) : undefined;
 }

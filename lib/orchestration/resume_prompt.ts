@@ -53,13 +53,17 @@ const CLOSING = "Do NOT re-read artifacts from completed phases unless specifica
 export function renderResumePrompt(state: ResumptionState, options: ResumePromptOptions): string {
   const cp = options.checkpoint ?? null;
   const ok = state.status === "ok";
-  const cpNewer = cp !== null && (!ok || state.updatedAt === null || Date.parse(cp.created_at) > Date.parse(state.updatedAt));
+  const cpNewer = cp !== null &&
+    (!ok || state.updatedAt === null || Date.parse(cp.created_at) > Date.parse(state.updatedAt));
   const os = cp?.orchestration_state;
   const pick = <T>(fromState: T | null, fromCp: T | null | undefined): T | null =>
     cpNewer ? (fromCp ?? fromState ?? null) : (fromState ?? fromCp ?? null);
 
   const policy = ok ? nextActionFor(state) : { text: null, kind: null };
-  const nextAction = text(cpNewer ? (cp?.recovery?.next_action ?? policy.text) : (policy.text ?? cp?.recovery?.next_action), 900);
+  const nextAction = text(
+    cpNewer ? (cp?.recovery?.next_action ?? policy.text) : (policy.text ?? cp?.recovery?.next_action),
+    900,
+  );
   const gate = text(pick(state.gate, os?.gate), 60);
   const iteration = pick(state.gateIteration, os?.gate_iteration);
   const score = pick(state.gateScore, os?.gate_score);
@@ -73,13 +77,19 @@ export function renderResumePrompt(state: ResumptionState, options: ResumePrompt
   const phaseName = text(pick(state.phaseName, os?.phase_name), 120);
   const fillPct = typeof cp?.context_state?.fill_fraction === "number"
     ? percent(cp.context_state.fill_fraction)
-    : state.contextFillAtUpdate !== null ? (Math.round(state.contextFillAtUpdate * 10) / 10).toFixed(1) : null;
+    : state.contextFillAtUpdate !== null
+    ? (Math.round(state.contextFillAtUpdate * 10) / 10).toFixed(1)
+    : null;
   const lastCheckpoint = cp !== null
     ? `${cp.checkpoint_id}${options.checkpointPath ? ` (${options.checkpointPath})` : ""}`
     : state.lastCheckpoint;
   const compactions = options.compactionCount ?? state.compactionCount;
   const recovery = bullets("RECOVERY STATE:", [
-    phaseNumber !== null ? `Current phase: Phase ${phaseNumber}${phaseName !== null ? ` (${phaseName})` : ""}` : phaseName !== null ? `Current phase: ${phaseName}` : null,
+    phaseNumber !== null
+      ? `Current phase: Phase ${phaseNumber}${phaseName !== null ? ` (${phaseName})` : ""}`
+      : phaseName !== null
+      ? `Current phase: ${phaseName}`
+      : null,
     item("Workflow status", pick(state.workflowStatus, os?.workflow_status ?? null)),
     item("Last activity", pick(state.activity, os?.activity)),
     item("Last checkpoint", lastCheckpoint),
@@ -90,14 +100,19 @@ export function renderResumePrompt(state: ResumptionState, options: ResumePrompt
     state.gatesCompleted !== null ? `Gates completed: ${state.gatesCompleted.join(", ") || "none"}` : null,
     state.gatesRemaining !== null ? `Gates remaining: ${state.gatesRemaining.join(", ") || "none"}` : null,
     gate !== null ? `Current gate: ${gate}${iteration !== null ? ` (iteration ${iteration})` : ""}` : null,
-    score !== null ? `Last gate score: ${formatScore(score)}${scoreDetail(gate, iteration, policy.kind === "revision")}` : null,
+    score !== null
+      ? `Last gate score: ${formatScore(score)}${scoreDetail(gate, iteration, policy.kind === "revision")}`
+      : null,
     item("Recurring weak dimension", state.lowestDimension),
   ]);
-  const decisions = bullets("KEY DECISIONS (carry forward):", state.decisions.map((d) => {
-    const where = [d.gate, d.iteration !== null ? `iter ${d.iteration}` : null].filter(Boolean).join(", ");
-    const head = d.id !== null ? `${d.id}${where ? ` (${where})` : ""}: ` : where ? `(${where}) ` : "";
-    return `${head}${d.summary}${d.affects !== null ? ` Affects ${d.affects}.` : ""}${d.applied ? " [applied]" : ""}`;
-  }));
+  const decisions = bullets(
+    "KEY DECISIONS (carry forward):",
+    state.decisions.map((d) => {
+      const where = [d.gate, d.iteration !== null ? `iter ${d.iteration}` : null].filter(Boolean).join(", ");
+      const head = d.id !== null ? `${d.id}${where ? ` (${where})` : ""}: ` : where ? `(${where}) ` : "";
+      return `${head}${d.summary}${d.affects !== null ? ` Affects ${d.affects}.` : ""}${d.applied ? " [applied]" : ""}`;
+    }),
+  );
   const agents = bullets("AGENT WORK COMPLETED:", state.agentSummaries.map((a) => `${a.name}: ${a.summary}`));
   const defects = bullets("DEFECT PATTERNS (avoid re-introducing):", state.defectPatterns);
 
@@ -120,21 +135,54 @@ export function renderResumePrompt(state: ResumptionState, options: ResumePrompt
     "AFTER READING:",
     "1. Confirm you understand the current workflow state",
     "2. Identify what phase/step to continue from",
-    nextAction !== null ? `3. Proceed with: ${firstSentence(nextAction)}` : "3. Proceed with the next step recorded in the resumption section",
+    nextAction !== null
+      ? `3. Proceed with: ${firstSentence(nextAction)}`
+      : "3. Proceed with the next step recorded in the resumption section",
   ];
   if ((options.unacknowledged ?? 0) > 0) {
-    after.push(`4. Set acknowledged=true in the unacknowledged checkpoint file${(options.unacknowledged ?? 0) > 1 ? "s" : ""}${options.checkpointPath ? ` (newest: ${options.checkpointPath})` : ""}, or run: rehydrate ack`);
+    after.push(
+      `4. Set acknowledged=true in the unacknowledged checkpoint file${(options.unacknowledged ?? 0) > 1 ? "s" : ""}${
+        options.checkpointPath ? ` (newest: ${options.checkpointPath})` : ""
+      }, or run: rehydrate ack`,
+    );
   }
 
   const sections: BudgetSection[] = [
     { id: "intro", priority: 0, text: INTRO },
     { id: "ids", priority: 0, text: ids },
     { id: "recovery", priority: 0, text: recovery },
-    { id: "next", priority: 1, text: nextAction !== null ? `NEXT ACTION: ${nextAction}` : "", truncatable: true, minChars: 60 },
+    {
+      id: "next",
+      priority: 1,
+      text: nextAction !== null ? `NEXT ACTION: ${nextAction}` : "",
+      truncatable: true,
+      minChars: 60,
+    },
     { id: "quality", priority: 1, text: quality },
-    { id: "decisions", priority: 3, text: decisions, truncatable: true, minChars: 80, fallback: "KEY DECISIONS: see resumption.decisions in ORCHESTRATION.yaml" },
-    { id: "agents", priority: 5, text: agents, truncatable: true, minChars: 60, fallback: "AGENT WORK COMPLETED: see resumption.agent_summaries" },
-    { id: "defects", priority: 4, text: defects, truncatable: true, minChars: 60, fallback: "DEFECT PATTERNS: see resumption.defect_summary" },
+    {
+      id: "decisions",
+      priority: 3,
+      text: decisions,
+      truncatable: true,
+      minChars: 80,
+      fallback: "KEY DECISIONS: see resumption.decisions in ORCHESTRATION.yaml",
+    },
+    {
+      id: "agents",
+      priority: 5,
+      text: agents,
+      truncatable: true,
+      minChars: 60,
+      fallback: "AGENT WORK COMPLETED: see resumption.agent_summaries",
+    },
+    {
+      id: "defects",
+      priority: 4,
+      text: defects,
+      truncatable: true,
+      minChars: 60,
+      fallback: "DEFECT PATTERNS: see resumption.defect_summary",
+    },
     { id: "files", priority: 2, text: fileLines.join("\n"), truncatable: true, minChars: 60 },
     { id: "after", priority: 0, text: after.join("\n") },
     { id: "closing", priority: 0, text: CLOSING },

@@ -137,7 +137,12 @@ export function readOrchestrationResumption(
     const maxBytes = options.maxBytes ?? 1024 * 1024;
     // Never blocks on a FIFO nor reads a link to /dev/zero forever.
     const read = readPrivateFile(path, { maxBytes, requireOwner: false, followLinks: true });
-    if (!read.ok) return fail(state, read.reason === "too_large" ? "too_large" : read.reason === "missing" ? "missing" : "unreadable");
+    if (!read.ok) {
+      return fail(
+        state,
+        read.reason === "too_large" ? "too_large" : read.reason === "missing" ? "missing" : "unreadable",
+      );
+    }
     text = read.text;
   }
   const parsed = parseYaml(text, { maxSize: options.maxBytes ?? 1024 * 1024 });
@@ -160,13 +165,39 @@ export function readOrchestrationResumption(
 
 function emptyState(file: string): ResumptionState {
   return {
-    file, status: "ok", error: null, document: undefined,
-    workflowId: null, projectId: null, planFile: null, updatedAt: null,
-    phaseNumber: null, phaseName: null, phaseStartedAt: null, workflowStatus: null, activity: null,
-    lastCheckpoint: null, contextFillAtUpdate: null, compactionCount: null, nextStep: null,
-    criticalContext: null, gatesCompleted: null, gatesRemaining: null, gate: null, gateIteration: null,
-    gateScore: null, gateScoreCount: 0, lowestDimension: null, decisions: [], agentSummaries: [],
-    defectPatterns: [], filesToRead: [], phases: [], gates: [], trajectoryScoreCounts: {}, missing: [],
+    file,
+    status: "ok",
+    error: null,
+    document: undefined,
+    workflowId: null,
+    projectId: null,
+    planFile: null,
+    updatedAt: null,
+    phaseNumber: null,
+    phaseName: null,
+    phaseStartedAt: null,
+    workflowStatus: null,
+    activity: null,
+    lastCheckpoint: null,
+    contextFillAtUpdate: null,
+    compactionCount: null,
+    nextStep: null,
+    criticalContext: null,
+    gatesCompleted: null,
+    gatesRemaining: null,
+    gate: null,
+    gateIteration: null,
+    gateScore: null,
+    gateScoreCount: 0,
+    lowestDimension: null,
+    decisions: [],
+    agentSummaries: [],
+    defectPatterns: [],
+    filesToRead: [],
+    phases: [],
+    gates: [],
+    trajectoryScoreCounts: {},
+    missing: [],
   };
 }
 
@@ -208,10 +239,17 @@ function fill(s: ResumptionState, doc: Record<string, unknown>): void {
   if (Array.isArray(doc.phases)) {
     for (const p of doc.phases.slice(0, MAX_ITEMS)) {
       const ph = record(p);
-      s.phases.push({ id: phaseId(ph.id), name: str(ph.name, SHORT), status: str(ph.status, SHORT), startedAt: str(ph.started_at, SHORT) });
+      s.phases.push({
+        id: phaseId(ph.id),
+        name: str(ph.name, SHORT),
+        status: str(ph.status, SHORT),
+        startedAt: str(ph.started_at, SHORT),
+      });
     }
   }
-  const current = s.phases.find((p) => p.id !== null && s.phaseNumber !== null && String(p.id) === String(s.phaseNumber));
+  const current = s.phases.find((p) =>
+    p.id !== null && s.phaseNumber !== null && String(p.id) === String(s.phaseNumber)
+  );
   if (current) {
     s.phaseStartedAt = current.startedAt;
     if (s.phaseName === null) s.phaseName = current.name;
@@ -228,7 +266,9 @@ function fill(s: ResumptionState, doc: Record<string, unknown>): void {
       currentIteration: int(g.current_iteration),
       lastVerdict: last ? str(last.verdict, SHORT) : null,
       strategies: strList(g.strategies) ?? [],
-      findings: (Array.isArray(g.findings) ? g.findings : []).slice(0, 10).map(finding).filter((f): f is string => f !== null),
+      findings: (Array.isArray(g.findings) ? g.findings : []).slice(0, 10).map(finding).filter((f): f is string =>
+        f !== null
+      ),
     });
   }
   if (s.gate !== null) {
@@ -251,8 +291,12 @@ function fill(s: ResumptionState, doc: Record<string, unknown>): void {
       if (summary === null) continue;
       const affects = Array.isArray(dec.affects) ? strList(dec.affects)?.join(", ") ?? null : str(dec.affects, SHORT);
       s.decisions.push({
-        id: str(dec.id, SHORT), summary, affects: affects === "" ? null : affects, applied: dec.applied === true,
-        gate: str(dec.gate, SHORT), iteration: int(dec.iteration),
+        id: str(dec.id, SHORT),
+        summary,
+        affects: affects === "" ? null : affects,
+        applied: dec.applied === true,
+        gate: str(dec.gate, SHORT),
+        iteration: int(dec.iteration),
       });
     }
   }
@@ -266,17 +310,23 @@ function fill(s: ResumptionState, doc: Record<string, unknown>): void {
       const file: Record<string, unknown> = isRecord(f) ? f : { path: f };
       const path = str(file.path, SHORT * 2);
       if (path === null) continue;
-      const sections = Array.isArray(file.sections) ? strList(file.sections) ?? [] : (str(file.sections, SHORT)?.split(/\s*,\s*/) ?? []);
+      const sections = Array.isArray(file.sections)
+        ? strList(file.sections) ?? []
+        : (str(file.sections, SHORT)?.split(/\s*,\s*/) ?? []);
       s.filesToRead.push({ path, priority: int(file.priority), sections, purpose: str(file.purpose, SHORT * 2) });
     }
   }
 
   const wanted: [string, unknown][] = [
-    ["header.workflow_id", s.workflowId], ["header.project_id", s.projectId],
+    ["header.workflow_id", s.workflowId],
+    ["header.project_id", s.projectId],
     ["resumption", Object.keys(r).length > 0 ? true : null],
-    ["resumption.updated_at", s.updatedAt], ["resumption.current_phase", s.phaseNumber],
-    ["resumption.current_phase_name", s.phaseName], ["resumption.current_activity", s.activity],
-    ["resumption.next_step", s.nextStep], ["resumption.quality_trajectory.current_gate", s.gate],
+    ["resumption.updated_at", s.updatedAt],
+    ["resumption.current_phase", s.phaseNumber],
+    ["resumption.current_phase_name", s.phaseName],
+    ["resumption.current_activity", s.activity],
+    ["resumption.next_step", s.nextStep],
+    ["resumption.quality_trajectory.current_gate", s.gate],
   ];
   for (const [key, value] of wanted) if (value === null) s.missing.push(key);
 }

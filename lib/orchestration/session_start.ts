@@ -29,7 +29,10 @@ export interface OrchestrationSessionStartOptions {
  * const text = orchestrationSessionStart(ctx, { maxChars: ctx.config().budget.maxChars });
  * ```
  */
-export function orchestrationSessionStart(ctx: HookContext<"SessionStart">, options: OrchestrationSessionStartOptions): string | null {
+export function orchestrationSessionStart(
+  ctx: HookContext<"SessionStart">,
+  options: OrchestrationSessionStartOptions,
+): string | null {
   const source = ctx.input.source;
   if (source !== "startup" && source !== "compact") return null;
   const rt = orchRuntime(ctx, { transcript: false });
@@ -50,9 +53,17 @@ export function orchestrationSessionStart(ctx: HookContext<"SessionStart">, opti
   }
   const newest = unacked[unacked.length - 1];
   const run = runOfCheckpoint(rt.layout.runs, newest) ?? rt.layout.active;
-  const text = resumePromptFor(ctx.projectDir, run, entries, { maxChars: options.maxChars, read: (p) => readResumptionCached(ctx, p) });
+  const text = resumePromptFor(ctx.projectDir, run, entries, {
+    maxChars: options.maxChars,
+    read: (p) => readResumptionCached(ctx, p),
+  });
   if (view !== null) {
-    recordOrchestrationDelivery(ctx, view, { event: "SessionStart", kind: "orchestration-resume", chars: text.length, compaction_id: deliveryKey(newest) });
+    recordOrchestrationDelivery(ctx, view, {
+      event: "SessionStart",
+      kind: "orchestration-resume",
+      chars: text.length,
+      compaction_id: deliveryKey(newest),
+    });
   }
   return text;
 }

@@ -46,18 +46,27 @@ export function orchestrationPostToolUse(ctx: HookContext<"PostToolUse">): strin
 
   const read = readPrivateFile(run.path, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
   const text: string | null = read.ok ? read.text : null;
-  const state = readOrchestrationResumption(run.path, text === null ? { maxBytes: MAX_BYTES } : { text, maxBytes: MAX_BYTES });
+  const state = readOrchestrationResumption(
+    run.path,
+    text === null ? { maxBytes: MAX_BYTES } : { text, maxBytes: MAX_BYTES },
+  );
   const before = previousText(input.tool_name, toolInput, record(input.tool_response), text);
   const previous = before === null ? null : readOrchestrationResumption(run.path, { text: before });
   let newest: { id: string; createdAt: string } | null = null;
   for (const e of listCheckpoints(rt.paths.checkpointsDir)) {
-    if (e.data !== null && e.data.orchestration_file === run.relPath) newest = { id: e.id, createdAt: e.data.created_at };
+    if (e.data !== null && e.data.orchestration_file === run.relPath) {
+      newest = { id: e.id, createdAt: e.data.created_at };
+    }
   }
   const report = checkStaleness(state, { newestCheckpoint: newest, previous });
   if (report.status === "FRESH") return null;
   const body = state.status !== "ok"
-    ? `${run.relPath} no longer parses as the hooks read it (${clip(report.reasons.join("; "), 200)}). Fix it so the resumption section can be read after a compaction.`
-    : `The resumption section of ${run.relPath} is ${report.status}: ${clip(report.reasons.join("; "), 400)}. Update ${clip(report.fields.join(", "), 300)}, with resumption.updated_at set to the current time.`;
+    ? `${run.relPath} no longer parses as the hooks read it (${
+      clip(report.reasons.join("; "), 200)
+    }). Fix it so the resumption section can be read after a compaction.`
+    : `The resumption section of ${run.relPath} is ${report.status}: ${clip(report.reasons.join("; "), 400)}. Update ${
+      clip(report.fields.join(", "), 300)
+    }, with resumption.updated_at set to the current time.`;
   return renderXml(xmlElement("resumption-stale", { file: clip(run.relPath, 200) }, clip(body, WARNING_MAX)));
 }
 
@@ -77,7 +86,9 @@ function previousText(
     const e = edits[i];
     if (typeof e.old_string !== "string" || typeof e.new_string !== "string" || e.new_string === "") return null;
     if (!text.includes(e.new_string)) return null;
-    text = e.replace_all === true ? text.split(e.new_string).join(e.old_string) : text.replace(e.new_string, () => e.old_string as string);
+    text = e.replace_all === true
+      ? text.split(e.new_string).join(e.old_string)
+      : text.replace(e.new_string, () => e.old_string as string);
   }
   return text;
 }

@@ -62,7 +62,9 @@ export function chooseProject(input: ChooseProjectInput): ChosenProject {
     const switched = fresh !== null && fresh.id === id ? fresh.switchedToSkill : prev.switched_to_skill ?? null;
     return { id, confidence: prev.confidence, method: "cache", switchedToSkill: switched };
   }
-  if (fresh !== null) return { id: fresh.id, confidence: fresh.confidence, method: "transcript", switchedToSkill: fresh.switchedToSkill };
+  if (fresh !== null) {
+    return { id: fresh.id, confidence: fresh.confidence, method: "transcript", switchedToSkill: fresh.switchedToSkill };
+  }
   if (!input.transcriptRead) {
     const id = newestManifestProject(input.projectsPath, input.manifestNames);
     if (id !== null) return { id, confidence: "low", method: "fallback", switchedToSkill: null };

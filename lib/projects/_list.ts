@@ -6,7 +6,14 @@ import { parseFrontmatter } from "../yaml/parse_frontmatter.ts";
 import { readSteps } from "./read_steps.ts";
 import { redact } from "../redact/redact.ts";
 import { readInside, resolveInside } from "./read_file.ts";
-import { cachedProject, planSigns, type SignPlan, signProject, type StartupCache, storeProject } from "./_startup_cache.ts";
+import {
+  cachedProject,
+  planSigns,
+  type SignPlan,
+  signProject,
+  type StartupCache,
+  storeProject,
+} from "./_startup_cache.ts";
 import type { NexusProjectSummary } from "./build_nexus_context.ts";
 
 /** A project folder name: `NN-kebab-case`. */
@@ -15,7 +22,9 @@ export const PROJECT_ID = /^\d{2}-[a-z0-9-]+$/;
 /** Phase names of the manifest mapped to the two modes of SessionStart (docs/projects.md). */
 export function phaseOfManifest(phase: unknown): "planning" | "execution" | null {
   if (phase === "planning" || phase === "research") return "planning";
-  if (phase === "execution" || phase === "ready-for-implementation" || phase === "testing" || phase === "review") return "execution";
+  if (phase === "execution" || phase === "ready-for-implementation" || phase === "testing" || phase === "review") {
+    return "execution";
+  }
   return null;
 }
 
@@ -78,7 +87,9 @@ export function listProjects(
     }
     if (cache !== undefined && plan !== null && all !== null) {
       const stepsUsed = stepsFile === null ? -1 : plan.files.indexOf(stepsFile);
-      if (stepsFile === null || (stepsUsed >= 0 && stepsUsed < plan.steps)) storeProject(cache, plan, id, all, summary, stepsUsed, manifestUsed);
+      if (stepsFile === null || (stepsUsed >= 0 && stepsUsed < plan.steps)) {
+        storeProject(cache, plan, id, all, summary, stepsUsed, manifestUsed);
+      }
     }
     if (summary !== null) active.push(summary);
   }
@@ -106,7 +117,9 @@ function summarize(
 ): { summary: NexusProjectSummary | null; stepsFile: string | null; manifestUsed: number } {
   const steps = readSteps(dir, { stepsNames: options.stepsNames, realRoot });
   const stepsFile = steps?.file ?? null;
-  if (steps !== null && steps.total > 0 && steps.checked === steps.total) return { summary: null, stepsFile, manifestUsed: -1 };
+  if (steps !== null && steps.total > 0 && steps.checked === steps.total) {
+    return { summary: null, stepsFile, manifestUsed: -1 };
+  }
   let name = id;
   let manifestPhase: "planning" | "execution" | null = null;
   let manifestUsed = -1;

@@ -55,12 +55,16 @@ export interface StartupCache {
   header: { v: number; version: string; dir: string; key: string };
 }
 
-
 /**
  * Opens the cache of `projectDir` under `stateDir` for a configuration `key`. With `stateDir`
  * `null`, or a missing, unreadable, corrupt or foreign file, the cache starts empty. Never throws.
  */
-export function openStartupCache(stateDir: string | null, projectDir: string, key: string, options: { racyMs?: number; now?: number } = {}): StartupCache {
+export function openStartupCache(
+  stateDir: string | null,
+  projectDir: string,
+  key: string,
+  options: { racyMs?: number; now?: number } = {},
+): StartupCache {
   const header = { v: FORMAT, version: VERSION, dir: projectDir, key };
   const cache: StartupCache = {
     settled: (options.now ?? Date.now()) - (options.racyMs ?? RACY_MS),
@@ -79,7 +83,8 @@ export function openStartupCache(stateDir: string | null, projectDir: string, ke
     const data = JSON.parse(r.text);
     if (
       data === null || typeof data !== "object" || data.v !== header.v || data.version !== header.version ||
-      data.dir !== header.dir || data.key !== header.key || data.projects === null || typeof data.projects !== "object" || Array.isArray(data.projects)
+      data.dir !== header.dir || data.key !== header.key || data.projects === null ||
+      typeof data.projects !== "object" || Array.isArray(data.projects)
     ) return cache;
     cache.projects = data.projects;
     cache.skills = data.skills ?? null;
@@ -96,7 +101,11 @@ export function saveStartupCache(cache: StartupCache): void {
   if (!cache.changed && Object.keys(cache.nextProjects).length === Object.keys(cache.projects).length) return;
   try {
     ensurePrivateDir(dirname(cache.file));
-    writeFileAtomic(cache.file, JSON.stringify({ ...cache.header, projects: cache.nextProjects, skills: cache.nextSkills }), { sync: false });
+    writeFileAtomic(
+      cache.file,
+      JSON.stringify({ ...cache.header, projects: cache.nextProjects, skills: cache.nextSkills }),
+      { sync: false },
+    );
   } catch { /* no cache this time */ }
 }
 
@@ -176,13 +185,20 @@ export function signProject(root: string, plan: SignPlan, settled: number, ks: n
 }
 
 /** The cached summary of project `id` in folder `root` when its files' signature is unchanged, else `undefined`. */
-export function cachedProject(cache: StartupCache, root: string, id: string, plan: SignPlan): NexusProjectSummary | null | undefined {
+export function cachedProject(
+  cache: StartupCache,
+  root: string,
+  id: string,
+  plan: SignPlan,
+): NexusProjectSummary | null | undefined {
   const e = cache.projects[id] as CachedProject | undefined;
   if (e === null || typeof e !== "object" || typeof e.s !== "string" || !Array.isArray(e.k)) return undefined;
   const [ks, km] = e.k;
   const p = e.p;
   const manifests = plan.files.length - plan.steps;
-  if (!Number.isInteger(ks) || !Number.isInteger(km) || ks < Math.min(1, plan.steps) || ks > plan.steps || km > manifests) return undefined;
+  if (
+    !Number.isInteger(ks) || !Number.isInteger(km) || ks < Math.min(1, plan.steps) || ks > plan.steps || km > manifests
+  ) return undefined;
   if (p === null ? km !== 0 : km < Math.min(1, manifests) || !isSummary(p, id)) return undefined;
   const sig = signProject(root, plan, cache.settled, ks, km);
   if (sig === null || sig.join(",") !== e.s) return undefined;
@@ -196,7 +212,15 @@ export function cachedProject(cache: StartupCache, root: string, id: string, pla
  * -1 for none) and, unless the project is complete (`summary` null), the manifest names up to the
  * one used.
  */
-export function storeProject(cache: StartupCache, plan: SignPlan, id: string, all: string[], summary: NexusProjectSummary | null, stepsUsed: number, manifestUsed: number): void {
+export function storeProject(
+  cache: StartupCache,
+  plan: SignPlan,
+  id: string,
+  all: string[],
+  summary: NexusProjectSummary | null,
+  stepsUsed: number,
+  manifestUsed: number,
+): void {
   const ks = stepsUsed >= 0 ? stepsUsed + 1 : plan.steps;
   const km = summary === null ? 0 : manifestUsed >= 0 ? manifestUsed + 1 : plan.files.length - plan.steps;
   const s = [all[0], ...all.slice(1, 1 + ks), ...all.slice(1 + plan.steps, 1 + plan.steps + km)].join(",");
@@ -207,16 +231,23 @@ export function storeProject(cache: StartupCache, plan: SignPlan, id: string, al
 function isSummary(p: unknown, id: string): p is NexusProjectSummary {
   if (p === null || typeof p !== "object") return false;
   const s = p as Record<string, unknown>;
-  return s.id === id && typeof s.name === "string" && (s.status === "planning" || s.status === "execution" || s.status === "unknown") &&
-    (s.progress === null || typeof s.progress === "number") && (s.currentTask === null || typeof s.currentTask === "string");
+  return s.id === id && typeof s.name === "string" &&
+    (s.status === "planning" || s.status === "execution" || s.status === "unknown") &&
+    (s.progress === null || typeof s.progress === "number") &&
+    (s.currentTask === null || typeof s.currentTask === "string");
 }
 
 /** The cached skills scan when every folder and file it came from has the same signature, else `undefined`. */
 export function cachedSkills(cache: StartupCache, projectDir: string): ScanSkillsResult | undefined {
   const e = cache.skills as CachedSkills | null;
-  if (e === null || typeof e !== "object" || !Array.isArray(e.p) || !Array.isArray(e.s) || e.p.length !== e.s.length) return undefined;
+  if (e === null || typeof e !== "object" || !Array.isArray(e.p) || !Array.isArray(e.s) || e.p.length !== e.s.length) {
+    return undefined;
+  }
   const r = e.r;
-  if (r === null || typeof r !== "object" || typeof r.truncated !== "boolean" || !Array.isArray(r.skills) || !r.skills.every(isSkill)) return undefined;
+  if (
+    r === null || typeof r !== "object" || typeof r.truncated !== "boolean" || !Array.isArray(r.skills) ||
+    !r.skills.every(isSkill)
+  ) return undefined;
   for (let i = 0; i < e.p.length; i++) {
     const rel = e.p[i];
     if (typeof rel !== "string" || typeof e.s[i] !== "string") return undefined;
@@ -230,6 +261,7 @@ export function cachedSkills(cache: StartupCache, projectDir: string): ScanSkill
 function isSkill(x: unknown): x is SkillInfo {
   if (x === null || typeof x !== "object") return false;
   const s = x as Record<string, unknown>;
-  return typeof s.name === "string" && typeof s.description === "string" && typeof s.path === "string" && typeof s.root === "string" &&
+  return typeof s.name === "string" && typeof s.description === "string" && typeof s.path === "string" &&
+    typeof s.root === "string" &&
     (s.category === null || typeof s.category === "string");
 }

@@ -1,7 +1,7 @@
 // Private helper of lib/projects/build_nexus_context.ts: the fixed instruction and routing texts. Kept short
 // and calm: the whole context has under 10,000 characters, and shouting does not help a model
 // follow instructions.
-import { xmlElement, type XmlElement } from "../xml/xml_element.ts";
+import { type XmlElement, xmlElement } from "../xml/xml_element.ts";
 
 /** The routing rules of `<core-routing>` (docs/projects.md, "Startup mode"), condensed. */
 export function coreRouting(): XmlElement {
@@ -14,10 +14,19 @@ export function coreRouting(): XmlElement {
     xmlElement(
       "primary-skills",
       null,
-      skill("plan-project", "The user wants to start something new with a deliverable, or asks for substantial work without naming a project: suggest creating a project first, then follow plan-project."),
-      skill("execute-project", "The user names an existing project (name, id or number) or says continue/resume/work on: load the project and follow execute-project."),
+      skill(
+        "plan-project",
+        "The user wants to start something new with a deliverable, or asks for substantial work without naming a project: suggest creating a project first, then follow plan-project.",
+      ),
+      skill(
+        "execute-project",
+        "The user names an existing project (name, id or number) or says continue/resume/work on: load the project and follow execute-project.",
+      ),
       skill("create-skill", "The user repeats the same work every time: suggest automating it with create-skill."),
-      skill("mental-models", "A decision or trade-off, or the planning phase of a project: suggest two or three frameworks from mental-models."),
+      skill(
+        "mental-models",
+        "A decision or trade-off, or the planning phase of a project: suggest two or three frameworks from mental-models.",
+      ),
     ),
     "\n",
     xmlElement(
@@ -95,7 +104,9 @@ export function resumeInstruction(p: ResumeInstructionInput): string {
       `You are resuming project ${p.projectId} in its planning phase (Phase 1 is not complete).`,
       `1. Create a todo list from the unchecked Phase 1 items of ${steps} and mark the current task in progress.`,
       `2. Follow ${skill}: overview, discovery, plan, steps, pausing for the user's confirmation at each document.`,
-      `3. Tick items [x] in ${steps} as they are done${p.manifestPath ? ` and keep ${p.manifestPath} up to date` : ""}.`,
+      `3. Tick items [x] in ${steps} as they are done${
+        p.manifestPath ? ` and keep ${p.manifestPath} up to date` : ""
+      }.`,
       "Do not start implementing before every Phase 1 item is checked.",
     );
   } else {
@@ -112,7 +123,9 @@ export function resumeInstruction(p: ResumeInstructionInput): string {
     'Files shown in full above are loaded: do not read them again. Read the files listed with action="read" before you start.',
     "Do not show a menu or ask what to do.",
   );
-  lines.push(p.currentTask ? `Continue with the current task: ${p.currentTask}` : "Continue with the next unchecked task.");
+  lines.push(
+    p.currentTask ? `Continue with the current task: ${p.currentTask}` : "Continue with the next unchecked task.",
+  );
   return lines.join("\n");
 }
 
@@ -127,6 +140,8 @@ export function reminderInstruction(
   return [
     `The full resume context for project ${projectId} was delivered earlier in this session.`,
     ...(uncertain === null ? [] : [uncertain]),
-    `Continue with the current task${currentTask ? `: ${currentTask}` : ""}. Re-read ${stepsPath ?? "the steps file"} if you are unsure where you are.`,
+    `Continue with the current task${currentTask ? `: ${currentTask}` : ""}. Re-read ${
+      stepsPath ?? "the steps file"
+    } if you are unsure where you are.`,
   ].join("\n");
 }

@@ -80,7 +80,13 @@ export interface NexusContextInput {
   goals?: NexusFile | null;
   projects?: readonly NexusProjectSummary[];
   /** System skills (under the system directory) and the others, split into integrations (`*-connect`) and user skills. */
-  skills?: { system: readonly SkillInfo[]; integration: readonly SkillInfo[]; user: readonly SkillInfo[]; systemRoot: string; userRoot: string | null };
+  skills?: {
+    system: readonly SkillInfo[];
+    integration: readonly SkillInfo[];
+    user: readonly SkillInfo[];
+    systemRoot: string;
+    userRoot: string | null;
+  };
   state?: { goalsPersonalized: boolean; workspaceConfigured: boolean };
   stats?: { projects: number; active: number; skills: number };
 }
@@ -128,9 +134,20 @@ export function buildNexusContext(given: NexusContextInput, options: BuildNexusC
   const fileMax = options.fileMaxChars ?? 3000;
   const sections: BudgetSection[] = [];
   const add = (id: string, priority: number, node: XmlChild, fallback?: XmlChild): void => {
-    sections.push({ id, priority, text: renderXml(node), fallback: fallback === undefined ? undefined : renderXml(fallback) });
+    sections.push({
+      id,
+      priority,
+      text: renderXml(node),
+      fallback: fallback === undefined ? undefined : renderXml(fallback),
+    });
   };
-  const quote = (name: string, id: string, priority: number, file: NexusFile, attrs: Record<string, string> = {}): void => {
+  const quote = (
+    name: string,
+    id: string,
+    priority: number,
+    file: NexusFile,
+    attrs: Record<string, string> = {},
+  ): void => {
     if (typeof file.content !== "string") {
       add(id, priority, xmlElement(name, { path: file.path, action: "read", ...attrs }));
       return;
@@ -145,14 +162,23 @@ export function buildNexusContext(given: NexusContextInput, options: BuildNexusC
   };
 
   const root = input.mode === "compact" && input.project
-    ? xmlElement("nexus-context", { version: "v4", mode: "compact", project: input.project.id, phase: input.project.phase })
+    ? xmlElement("nexus-context", {
+      version: "v4",
+      mode: "compact",
+      project: input.project.id,
+      phase: input.project.phase,
+    })
     : xmlElement("nexus-context", { version: "v4", mode: input.mode });
   const open = renderXml(root);
   // A childless element renders self-closing: turn `<x a="b"/>` into its opening tag.
   sections.push({ id: "root", priority: -1, text: open.slice(0, -2) + ">" });
   add("session", 0, xmlElement("session", input.session));
   if (input.resumeStatus) {
-    add("resume-status", 0, xmlElement("resume-status", { reason: input.resumeStatus.reason }, input.resumeStatus.detail));
+    add(
+      "resume-status",
+      0,
+      xmlElement("resume-status", { reason: input.resumeStatus.reason }, input.resumeStatus.detail),
+    );
   }
 
   if (input.mode === "compact" && input.project) compactSections(input, input.project, add, quote);
@@ -208,8 +234,12 @@ function compactSections(input: NexusContextInput, p: NexusProject, add: Add, qu
   }
   add("project-files", 2, xmlRawOpen("project-files", { "project-id": p.id }));
   (input.projectFiles ?? []).forEach((f, i) => quote("file", `file:${f.path}`, 3 + i / 100, f));
-  for (const f of input.problemFiles ?? []) add(`problem:${f.path}`, 2.5, xmlElement("file", { path: f.path, status: f.status }));
-  (input.optionalFiles ?? []).forEach((path, i) => add(`file:${path}`, 6 + i / 100, xmlElement("file", { path, action: "read-if-needed" })));
+  for (const f of input.problemFiles ?? []) {
+    add(`problem:${f.path}`, 2.5, xmlElement("file", { path: f.path, status: f.status }));
+  }
+  (input.optionalFiles ?? []).forEach((path, i) =>
+    add(`file:${path}`, 6 + i / 100, xmlElement("file", { path, action: "read-if-needed" }))
+  );
   add("project-files-end", 2, xmlRawClose("project-files"));
   if (input.skillFile) quote("skill-file", `file:${input.skillFile.path}`, 4, input.skillFile);
   workingSetSection(input, add);
@@ -255,10 +285,26 @@ function startupSections(input: NexusContextInput, add: Add, quote: Quote): void
       add("system-skills-end", 6, xmlRawClose("system-skills"));
     }
     if (skills.integration.length > 0) {
-      add("section:integration-skills", 6.5, xmlElement("integration-skills", { location: skills.userRoot ? `${skills.userRoot}/*-connect/` : undefined }, skills.integration.map(skillNode)));
+      add(
+        "section:integration-skills",
+        6.5,
+        xmlElement(
+          "integration-skills",
+          { location: skills.userRoot ? `${skills.userRoot}/*-connect/` : undefined },
+          skills.integration.map(skillNode),
+        ),
+      );
     }
     if (skills.user.length > 0) {
-      add("section:user-skills", 6.6, xmlElement("user-skills", { location: skills.userRoot ? `${skills.userRoot}/` : undefined }, skills.user.map(skillNode)));
+      add(
+        "section:user-skills",
+        6.6,
+        xmlElement(
+          "user-skills",
+          { location: skills.userRoot ? `${skills.userRoot}/` : undefined },
+          skills.user.map(skillNode),
+        ),
+      );
     }
   }
   if (input.state) {
@@ -291,11 +337,21 @@ function suggestions(input: NexusContextInput): XmlChild {
   let n = 1;
   const first = (input.projects ?? []).find((p) => p.status !== "unknown") ?? (input.projects ?? [])[0];
   if (first) {
-    actions.push(xmlElement("action", { priority: n++, condition: "has_active_projects" }, `Continue active project: "work on ${first.name}"`));
+    actions.push(
+      xmlElement(
+        "action",
+        { priority: n++, condition: "has_active_projects" },
+        `Continue active project: "work on ${first.name}"`,
+      ),
+    );
   }
-  actions.push(xmlElement("action", { priority: n++, condition: "always" }, 'Start new work: "plan a project to [goal]"'));
+  actions.push(
+    xmlElement("action", { priority: n++, condition: "always" }, 'Start new work: "plan a project to [goal]"'),
+  );
   if (input.state && !input.state.goalsPersonalized) {
-    actions.push(xmlElement("action", { priority: n++, condition: "goals_missing" }, 'Set your goals: "help me write my goals"'));
+    actions.push(
+      xmlElement("action", { priority: n++, condition: "goals_missing" }, 'Set your goals: "help me write my goals"'),
+    );
   }
   actions.push(xmlElement("action", { priority: n++, condition: "always" }, 'Check status: "show my projects"'));
   return xmlElement("suggested-next-actions", null, actions);
@@ -358,8 +414,17 @@ function clip(text: string, max: number, complete: boolean): { text: string; cut
  */
 function redactFields(input: NexusContextInput): NexusContextInput {
   const r = (s: string | null): string | null => (s === null ? null : redact(s));
-  const project = input.project ? { ...input.project, name: r(input.project.name), currentTask: r(input.project.currentTask), nextAction: r(input.project.nextAction) } : input.project;
+  const project = input.project
+    ? {
+      ...input.project,
+      name: r(input.project.name),
+      currentTask: r(input.project.currentTask),
+      nextAction: r(input.project.nextAction),
+    }
+    : input.project;
   const projects = input.projects?.map((p) => ({ ...p, name: redact(p.name), currentTask: r(p.currentTask) }));
-  const resumeStatus = input.resumeStatus?.detail ? { ...input.resumeStatus, detail: redact(input.resumeStatus.detail) } : input.resumeStatus;
+  const resumeStatus = input.resumeStatus?.detail
+    ? { ...input.resumeStatus, detail: redact(input.resumeStatus.detail) }
+    : input.resumeStatus;
   return { ...input, project, projects, resumeStatus };
 }

@@ -20,7 +20,9 @@ const REQUIRED = /property (\S+)$/;
 
 /** Pointer segments of an issue; a `required` issue points at the missing property. */
 export function issueSegments(issue: SchemaIssue): string[] {
-  const segs = issue.path === "" ? [] : issue.path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segs = issue.path === ""
+    ? []
+    : issue.path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (issue.keyword === "required") {
     const m = REQUIRED.exec(issue.message);
     if (m) segs.push(m[1]);
@@ -44,7 +46,13 @@ function escapeRegExp(s: string): string {
  * (exclusive), or `fallback` when it cannot be found. Keys are matched at any indentation after
  * the previous match; a numeric segment counts list items (`- `) after it.
  */
-export function locateYaml(lines: readonly string[], segs: readonly string[], from: number, to: number, fallback: number): number {
+export function locateYaml(
+  lines: readonly string[],
+  segs: readonly string[],
+  from: number,
+  to: number,
+  fallback: number,
+): number {
   let at = -1;
   let pos = from;
   for (const seg of segs) {

@@ -28,7 +28,12 @@ export function checkManifestText(text: string): CheckManifestResult {
     return {
       ok: false,
       problem: "invalid_frontmatter",
-      issues: [{ line: 1, field: "frontmatter", code: "NO_FRONTMATTER", message: "Cannot find frontmatter: the file must start with a --- line" }],
+      issues: [{
+        line: 1,
+        field: "frontmatter",
+        code: "NO_FRONTMATTER",
+        message: "Cannot find frontmatter: the file must start with a --- line",
+      }],
     };
   }
   const lines = text.split("\n");
@@ -48,9 +53,13 @@ export function checkManifestText(text: string): CheckManifestResult {
       continue;
     }
     const segs = issueSegments(issue);
-    issues.push({ line: issue.keyword === "required" ? 1 : lineOf(segs), field: fieldName(segs), code: issue.keyword, message: issue.message });
+    issues.push({
+      line: issue.keyword === "required" ? 1 : lineOf(segs),
+      field: fieldName(segs),
+      code: issue.keyword,
+      message: issue.message,
+    });
   }
   if (issues.length > 0) return { ok: false, problem: "invalid_manifest", issues };
   return { ok: true, data: data as ResumeContext, lineOf };
 }
-

@@ -55,7 +55,10 @@ const MAX_INSTRUCTIONS = 1500;
  * if (saved) return { stdout: saved.summaryInstructions };
  * ```
  */
-export function projectPreCompact(ctx: HookContext<"PreCompact">, options: ProjectPreCompactOptions): ProjectPreCompactResult | null {
+export function projectPreCompact(
+  ctx: HookContext<"PreCompact">,
+  options: ProjectPreCompactOptions,
+): ProjectPreCompactResult | null {
   const config = ctx.config();
   if (options.layoutChecked !== true && !usesProjectsLayout(ctx.projectDir, config)) return null;
   const p = config.projects;
@@ -70,7 +73,9 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
   // The fallback chain (docs/projects.md): a worse save never replaces a better one.
   const previous = previousState(ctx, input.session_id, p.stateFile);
   const chosen = chooseProject({
-    transcript: found ? { id: found.id, confidence: found.confidence, switchedToSkill: found.switchedToSkill ?? null } : null,
+    transcript: found
+      ? { id: found.id, confidence: found.confidence, switchedToSkill: found.switchedToSkill ?? null }
+      : null,
     transcriptRead: detection.bytesScanned > 0,
     previous,
     projectsPath: join(ctx.projectDir, p.root),
@@ -79,9 +84,19 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
   const active = chosen.id === null ? null : { id: chosen.id, confidence: chosen.confidence };
   const fromTranscript = chosen.method === "transcript";
   // Kept from the previous save when this read found nothing to replace them with.
-  const workingSet = detection.workingSet.length > 0 || fromTranscript ? detection.workingSet : previous?.working_set ?? [];
-  const lastCalls = detection.lastToolCalls.length > 0 || fromTranscript ? detection.lastToolCalls : previous?.last_tool_calls ?? [];
-  if (!fromTranscript) ctx.log(`project: ${chosen.id} (${chosen.confidence}) kept by ${chosen.method}; the transcript gave ${found ? `${found.id} (${found.confidence})` : "no project"}`);
+  const workingSet = detection.workingSet.length > 0 || fromTranscript
+    ? detection.workingSet
+    : previous?.working_set ?? [];
+  const lastCalls = detection.lastToolCalls.length > 0 || fromTranscript
+    ? detection.lastToolCalls
+    : previous?.last_tool_calls ?? [];
+  if (!fromTranscript) {
+    ctx.log(
+      `project: ${chosen.id} (${chosen.confidence}) kept by ${chosen.method}; the transcript gave ${
+        found ? `${found.id} (${found.confidence})` : "no project"
+      }`,
+    );
+  }
   const state: Record<string, unknown> = {
     schema_version: 1,
     active_project_id: chosen.id,
@@ -100,7 +115,9 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
   const safe = redactValue(state);
   const issues = validateSchema(precompactStateSchema(), safe);
   if (issues.length > 0) {
-    ctx.log(`project: state not written, schema: ${issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ")}`);
+    ctx.log(
+      `project: state not written, schema: ${issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ")}`,
+    );
     return null;
   }
   const text = JSON.stringify(safe, null, 2) + "\n";
@@ -121,9 +138,17 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
   const lines: string[] = [];
   if (active && active.confidence !== "low") {
     const phase = steps?.phase ?? (manifest?.ok ? manifest.data.current_phase : "");
-    lines.push(`The agent is working on the project ${active.id}${phase ? ` (phase: ${phase})` : ""} in ${p.root}/${active.id}/.`);
-    if (steps?.currentTask) lines.push(`Its current task is "${steps.currentTask}" (${steps.checked}/${steps.total} steps done).`);
-    if (manifest?.ok && typeof manifest.data.next_action === "string") lines.push(`The next action is the ${manifest.data.next_action} skill.`);
+    lines.push(
+      `The agent is working on the project ${active.id}${
+        phase ? ` (phase: ${phase})` : ""
+      } in ${p.root}/${active.id}/.`,
+    );
+    if (steps?.currentTask) {
+      lines.push(`Its current task is "${steps.currentTask}" (${steps.checked}/${steps.total} steps done).`);
+    }
+    if (manifest?.ok && typeof manifest.data.next_action === "string") {
+      lines.push(`The next action is the ${manifest.data.next_action} skill.`);
+    }
   }
   const ws = workingSet.slice(0, 8).map((w) => w.path);
   if (ws.length > 0) lines.push(`Files the agent needs next: ${ws.join(", ")}.`);
@@ -134,7 +159,9 @@ export function projectPreCompact(ctx: HookContext<"PreCompact">, options: Proje
       ...lines,
     ].join("\n");
     summaryInstructions = redact(summaryInstructions);
-    if (summaryInstructions.length > MAX_INSTRUCTIONS) summaryInstructions = summaryInstructions.slice(0, MAX_INSTRUCTIONS - 1) + "…";
+    if (summaryInstructions.length > MAX_INSTRUCTIONS) {
+      summaryInstructions = summaryInstructions.slice(0, MAX_INSTRUCTIONS - 1) + "…";
+    }
   }
   return { state: safe, summaryInstructions, rereadFiles, written };
 }

@@ -119,7 +119,11 @@ export function readInside(root: string, abs: string, options: ReadInsideOptions
  * real path stays inside the real root and is at most `maxBytes` long. `stat` never blocks, not
  * even on a FIFO. Never throws.
  */
-export function checkInside(root: string, abs: string, options: { maxBytes?: number; realRoot?: string } = {}): ProjectFileProblem | null {
+export function checkInside(
+  root: string,
+  abs: string,
+  options: { maxBytes?: number; realRoot?: string } = {},
+): ProjectFileProblem | null {
   let real: string;
   let realRoot: string;
   try {

@@ -111,7 +111,12 @@ export function readManifest(projectPath: string, options: ReadManifestOptions =
     const r = readInside(projectPath, at.abs, { maxBytes: options.maxBytes ?? 256 * 1024, realRoot });
     if (!r.ok) {
       if (r.problem === "missing") continue;
-      return { ok: false, problem: "unreadable", file: at.rel, issues: [{ line: 0, field: "", code: r.problem, message: `Cannot read the manifest: ${r.problem}` }] };
+      return {
+        ok: false,
+        problem: "unreadable",
+        file: at.rel,
+        issues: [{ line: 0, field: "", code: r.problem, message: `Cannot read the manifest: ${r.problem}` }],
+      };
     }
     const parsed = checkManifestText(r.text);
     if (!parsed.ok) return { ok: false, problem: parsed.problem, file: at.rel, issues: parsed.issues };
@@ -133,7 +138,10 @@ export function readManifest(projectPath: string, options: ReadManifestOptions =
         files.push({ entry, rel: null, abs: null, status: "outside" });
         continue;
       }
-      const problem = checkInside(projectPath, res.abs, { realRoot, maxBytes: options.maxFileBytes ?? 8 * 1024 * 1024 });
+      const problem = checkInside(projectPath, res.abs, {
+        realRoot,
+        maxBytes: options.maxFileBytes ?? 8 * 1024 * 1024,
+      });
       files.push({ entry, rel: res.rel, abs: res.abs, status: problem ?? "ok" });
     }
     const legacy = n > 0 || data.resume_schema_version === undefined;

@@ -2,7 +2,13 @@ import { realpathSync, statSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
-import { buildNexusContext, type NexusContextInput, type NexusFile, type NexusProblemFile, type NexusProject } from "./build_nexus_context.ts";
+import {
+  buildNexusContext,
+  type NexusContextInput,
+  type NexusFile,
+  type NexusProblemFile,
+  type NexusProject,
+} from "./build_nexus_context.ts";
 import { detectSessionMode, type SessionMode } from "./session_mode.ts";
 import { readManifest } from "./read_manifest.ts";
 import { type ProjectSteps, readSteps } from "./read_steps.ts";
@@ -147,10 +153,19 @@ export function projectSessionStart(
 
 type Config = ReturnType<HookContext["config"]>;
 
-function decide(ctx: HookContext, config: Config, source: string, sessionId: string, options: ProjectSessionStartOptions): ProjectSessionStartResult {
+function decide(
+  ctx: HookContext,
+  config: Config,
+  source: string,
+  sessionId: string,
+  options: ProjectSessionStartOptions,
+): ProjectSessionStartResult {
   const p = config.projects;
   const projectDir = ctx.projectDir;
-  const budget = { maxChars: Math.min(options.maxChars ?? config.budget.maxChars, config.budget.maxChars, 10_000), fileMaxChars: config.budget.fileMaxChars };
+  const budget = {
+    maxChars: Math.min(options.maxChars ?? config.budget.maxChars, config.budget.maxChars, 10_000),
+    fileMaxChars: config.budget.fileMaxChars,
+  };
   const session = { id: sessionId, source, timestamp: ctx.now.toISOString() };
   let status: { reason: ResumeStatusReason; detail?: string } | null = null;
   let state: PrecompactState | null = null;
@@ -168,7 +183,9 @@ function decide(ctx: HookContext, config: Config, source: string, sessionId: str
     }
     const read = readSessionState(sessionId, { stateDir: dir, projectDir, stateFile: p.stateFile });
     if (read.kind === "none") {
-      if (source === "compact") status = { reason: "no-state", detail: "No project state was saved before this compaction" };
+      if (source === "compact") {
+        status = { reason: "no-state", detail: "No project state was saved before this compaction" };
+      }
     } else if (read.kind === "invalid") {
       status = { reason: "invalid-state", detail: read.detail };
     } else {
@@ -178,7 +195,10 @@ function decide(ctx: HookContext, config: Config, source: string, sessionId: str
       const id = state.active_project_id;
       if (id !== null && state.confidence !== "none") {
         if (RANK[state.confidence] < RANK[p.minConfidence]) {
-          status = { reason: "low-confidence", detail: `Project ${id} was detected with ${state.confidence} confidence only` };
+          status = {
+            reason: "low-confidence",
+            detail: `Project ${id} was detected with ${state.confidence} confidence only`,
+          };
         } else candidate = id;
       }
     }
@@ -199,7 +219,9 @@ function decide(ctx: HookContext, config: Config, source: string, sessionId: str
     }
   }
   const fileWork = candidate === null || calls === undefined ||
-    calls.some((c) => FILE_OPS.has(c.tool) && c.file !== undefined && c.file.replace(BACKSLASH, "/").includes(`${p.root}/${candidate}/`));
+    calls.some((c) =>
+      FILE_OPS.has(c.tool) && c.file !== undefined && c.file.replace(BACKSLASH, "/").includes(`${p.root}/${candidate}/`)
+    );
   const mode = detectSessionMode({
     source,
     projectId: candidate,
@@ -222,7 +244,11 @@ function decide(ctx: HookContext, config: Config, source: string, sessionId: str
   if (state !== null && !delivered && sessionPath !== null && options.markDelivered !== false) {
     if (!markDelivered(sessionPath, state, compactionId, ctx.now)) ctx.log(`could not mark ${sessionPath} delivered`);
   }
-  ctx.log(`projects: case ${mode.case} (${mode.mode}/${mode.action})${status ? `, resume-status ${status.reason}` : ""}${delivered ? ", reminder" : ""}`);
+  ctx.log(
+    `projects: case ${mode.case} (${mode.mode}/${mode.action})${status ? `, resume-status ${status.reason}` : ""}${
+      delivered ? ", reminder" : ""
+    }`,
+  );
   return {
     additionalContext: built.text,
     mode: mode.mode,
@@ -249,7 +275,11 @@ interface LoadedProject {
   partial: { reason: ResumeStatusReason; detail?: string } | null;
 }
 
-function loadProject(projectDir: string, p: Config["projects"], id: string): LoadedProject | { reason: ResumeStatusReason; detail?: string } {
+function loadProject(
+  projectDir: string,
+  p: Config["projects"],
+  id: string,
+): LoadedProject | { reason: ResumeStatusReason; detail?: string } {
   const rootAt = resolveInside(projectDir, p.root);
   const at = rootAt === "outside" ? "outside" : resolveInside(rootAt.abs, id);
   if (rootAt === "outside" || at === "outside" || !isDir(at.abs)) {
@@ -260,8 +290,14 @@ function loadProject(projectDir: string, p: Config["projects"], id: string): Loa
   if (!manifest.ok) {
     const first = manifest.issues[0];
     const where = manifest.file ? `${base}/${manifest.file}` : base;
-    if (manifest.problem === "missing") return { reason: "missing-manifest", detail: `No manifest in ${base} (${p.manifestNames.join(", ")})` };
-    const reason = manifest.problem === "invalid_frontmatter" ? "invalid-frontmatter" : manifest.problem === "invalid_manifest" ? "invalid-manifest" : "missing-manifest";
+    if (manifest.problem === "missing") {
+      return { reason: "missing-manifest", detail: `No manifest in ${base} (${p.manifestNames.join(", ")})` };
+    }
+    const reason = manifest.problem === "invalid_frontmatter"
+      ? "invalid-frontmatter"
+      : manifest.problem === "invalid_manifest"
+      ? "invalid-manifest"
+      : "missing-manifest";
     return { reason, detail: first ? `${where}:${first.line}: ${first.field}: ${first.message}` : where };
   }
   const steps = readSteps(at.abs, { stepsNames: p.stepsNames });
@@ -270,12 +306,17 @@ function loadProject(projectDir: string, p: Config["projects"], id: string): Loa
   const problems: NexusProblemFile[] = [];
   for (const f of manifest.files) {
     if (f.status === "ok" && f.rel !== null && f.abs !== null) files.push({ rel: f.rel, abs: f.abs });
-    else problems.push({ path: f.rel !== null ? `${base}/${f.rel}` : f.entry, status: f.status === "outside" ? "refused-outside-project" : f.status });
+    else {problems.push({
+        path: f.rel !== null ? `${base}/${f.rel}` : f.entry,
+        status: f.status === "outside" ? "refused-outside-project" : f.status,
+      });}
   }
   let partial: LoadedProject["partial"] = null;
   if (problems.length > 0) {
     const list = problems.map((x) => `${x.path} (${x.status})`).join(", ");
-    if (files.length === 0 && steps === null) return { reason: "missing-files", detail: `None of the listed files can be read: ${list}` };
+    if (files.length === 0 && steps === null) {
+      return { reason: "missing-files", detail: `None of the listed files can be read: ${list}` };
+    }
     partial = { reason: "missing-files", detail: `Not loaded: ${list}` };
   }
   return {
@@ -332,7 +373,9 @@ function compactInput(
 
   // Planning loads every listed file; execution the overview and the steps (docs/projects.md).
   const ordered = project.files.slice();
-  if (steps && !ordered.some((f) => f.rel === steps.file)) ordered.push({ rel: steps.file, abs: join(project.path, steps.file) });
+  if (steps && !ordered.some((f) => f.rel === steps.file)) {
+    ordered.push({ rel: steps.file, abs: join(project.path, steps.file) });
+  }
   const stepsFirst = ordered.sort((a, b) => Number(b.rel === steps?.file) - Number(a.rel === steps?.file));
   const quoted: NexusFile[] = [];
   const optional: string[] = [];
@@ -346,7 +389,13 @@ function compactInput(
     quoted.push(readQuoted(project.path, f.abs, path, head));
   }
   const systemFiles: NexusFile[] = [];
-  for (const rel of [`${p.systemDir}/core/orchestrator.md`, `${p.systemDir}/system-map.md`, "04-workspace/workspace-map.md"]) {
+  for (
+    const rel of [
+      `${p.systemDir}/core/orchestrator.md`,
+      `${p.systemDir}/system-map.md`,
+      "04-workspace/workspace-map.md",
+    ]
+  ) {
     const at = resolveInside(projectDir, rel);
     if (at === "outside") continue;
     const f = readQuoted(projectDir, at.abs, at.rel, head);
@@ -392,7 +441,11 @@ function startupInput(
   try {
     stateDir = ctx.stateDir();
   } catch { /* no cache */ }
-  const cache = openStartupCache(stateDir, projectDir, JSON.stringify([p.root, p.manifestNames, p.stepsNames, p.skillsGlobRoots]));
+  const cache = openStartupCache(
+    stateDir,
+    projectDir,
+    JSON.stringify([p.root, p.manifestNames, p.stepsNames, p.skillsGlobRoots]),
+  );
   const rootAt = resolveInside(projectDir, p.root);
   const listing = rootAt === "outside"
     ? { active: [], total: 0 }
@@ -436,7 +489,9 @@ function startupInput(
 function findSkillFile(projectDir: string, config: Config, skill: string, head: number): NexusFile | null {
   const direct = resolveInside(projectDir, `${config.projects.systemDir}/skills/projects/${skill}/SKILL.md`);
   if (direct !== "outside" && isFile(direct.abs)) return readQuoted(projectDir, direct.abs, direct.rel, head);
-  const found = scanSkills(projectDir, { roots: config.projects.skillsGlobRoots, maxFiles: 100 }).skills.find((s) => s.name === skill);
+  const found = scanSkills(projectDir, { roots: config.projects.skillsGlobRoots, maxFiles: 100 }).skills.find((s) =>
+    s.name === skill
+  );
   if (!found) return null;
   const at = resolveInside(projectDir, found.path);
   return at === "outside" ? null : readQuoted(projectDir, at.abs, at.rel, head);

@@ -97,7 +97,8 @@ function lineBefore(text: string, offset: number): string {
  */
 function looksSecret(value: string): boolean {
   if (/^[A-Z_]+$/.test(value)) return false;
-  return value.length >= 6 && (/[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value)));
+  return value.length >= 6 &&
+    (/[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value)));
 }
 const matches = (re: RegExp) => (text: string) => re.test(text);
 
@@ -131,87 +132,47 @@ function buildRules(): readonly RedactRule[] {
   // Tokens are delimited by anything that cannot be part of a base64url token.
   const B = "(?<![A-Za-z0-9_-])";
 
-  const ANTHROPIC = lazy(() =>
-    new RegExp(`${B}sk-ant-[a-z]{2,10}\\d{2}-[A-Za-z0-9_-]{20,}`, "g"),
-  );
-  const OPENAI = lazy(() =>
-    new RegExp(`${B}sk-(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,}`, "g"),
-  );
+  const ANTHROPIC = lazy(() => new RegExp(`${B}sk-ant-[a-z]{2,10}\\d{2}-[A-Za-z0-9_-]{20,}`, "g"));
+  const OPENAI = lazy(() => new RegExp(`${B}sk-(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,}`, "g"));
   const STRIPE = lazy(() =>
-    new RegExp(`${B}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|${B}whsec_[A-Za-z0-9+/=]{24,}`, "g"),
+    new RegExp(`${B}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|${B}whsec_[A-Za-z0-9+/=]{24,}`, "g")
   );
-  const NPM = lazy(() =>
-    new RegExp(`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])`, "g"),
-  );
-  const GOOGLE_API = lazy(() =>
-    new RegExp(`${B}AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])`, "g"),
-  );
-  const GOOGLE_OAUTH = lazy(() =>
-    new RegExp(`${B}GOCSPX-[A-Za-z0-9_-]{20,}`, "g"),
-  );
-  const GITHUB = lazy(() =>
-    /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g,
-  );
-  const SLACK_TOKEN = lazy(() =>
-    new RegExp(`${B}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`, "g"),
-  );
-  const SLACK_WEBHOOK = lazy(() =>
-    /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_\/-]+/g,
-  );
-  const AWS_KEY_ID = lazy(() =>
-    /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
-  );
+  const NPM = lazy(() => new RegExp(`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])`, "g"));
+  const GOOGLE_API = lazy(() => new RegExp(`${B}AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])`, "g"));
+  const GOOGLE_OAUTH = lazy(() => new RegExp(`${B}GOCSPX-[A-Za-z0-9_-]{20,}`, "g"));
+  const GITHUB = lazy(() => /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g);
+  const SLACK_TOKEN = lazy(() => new RegExp(`${B}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`, "g"));
+  const SLACK_WEBHOOK = lazy(() => /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_\/-]+/g);
+  const AWS_KEY_ID = lazy(() => /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g);
   const AWS_SECRET = lazy(() =>
-    /((?:aws_?)?secret_?access_?key|aws_?secret_?key)(["']?[ \t]*(?:=>|:=|[:=])[ \t]*["']?)([A-Za-z0-9\/+]{40})(?![A-Za-z0-9\/+=])/gi,
+    /((?:aws_?)?secret_?access_?key|aws_?secret_?key)(["']?[ \t]*(?:=>|:=|[:=])[ \t]*["']?)([A-Za-z0-9\/+]{40})(?![A-Za-z0-9\/+=])/gi
   );
-  const GITLAB = lazy(() =>
-    new RegExp(`${B}gl(?:pat|dt|rt|ptt|ft|soat|cbt)-[A-Za-z0-9_-]{20,}`, "g"),
-  );
-  const HUGGINGFACE = lazy(() =>
-    new RegExp(`${B}hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_-])`, "g"),
-  );
-  const DIGITALOCEAN = lazy(() =>
-    new RegExp(`${B}do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])`, "g"),
-  );
-  const SENDGRID = lazy(() =>
-    new RegExp(`${B}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}(?![A-Za-z0-9_-])`, "g"),
-  );
-  const GOOGLE_OAUTH_TOKEN = lazy(() =>
-    new RegExp(`${B}ya29\\.[A-Za-z0-9_-]{20,}`, "g"),
-  );
+  const GITLAB = lazy(() => new RegExp(`${B}gl(?:pat|dt|rt|ptt|ft|soat|cbt)-[A-Za-z0-9_-]{20,}`, "g"));
+  const HUGGINGFACE = lazy(() => new RegExp(`${B}hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_-])`, "g"));
+  const DIGITALOCEAN = lazy(() => new RegExp(`${B}do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])`, "g"));
+  const SENDGRID = lazy(() => new RegExp(`${B}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}(?![A-Za-z0-9_-])`, "g"));
+  const GOOGLE_OAUTH_TOKEN = lazy(() => new RegExp(`${B}ya29\\.[A-Za-z0-9_-]{20,}`, "g"));
   // Azure storage and service bus connection strings: `AccountKey=<base64>;`.
-  const AZURE_KEY = lazy(() =>
-    /(?<![A-Za-z0-9])((?:Account|SharedAccess)Key=)([A-Za-z0-9+\/]{20,}={0,2})/g,
-  );
+  const AZURE_KEY = lazy(() => /(?<![A-Za-z0-9])((?:Account|SharedAccess)Key=)([A-Za-z0-9+\/]{20,}={0,2})/g);
   // `curl -u user:password` and `--user user:password` (also `--proxy-user`); only on a line that
   // runs curl, since `-u uid:gid` means something else to docker and others.
   const CURL_USER = lazy(() =>
-    /(?<![\w-])(-u|--user|--proxy-user)([ \t]+|=)(["']?)([^\s:"'@]{1,256}):([^\s"']{1,512})\3/g,
+    /(?<![\w-])(-u|--user|--proxy-user)([ \t]+|=)(["']?)([^\s:"'@]{1,256}):([^\s"']{1,512})\3/g
   );
   // `mysql -pPASSWORD` (no space: with one, mysql prompts); only on a line that runs mysql or mariadb.
-  const MYSQL_P = lazy(() =>
-    /(?<=[ \t])-p(["']?)([^\s"'-][^\s"']{0,255})\1(?=\s|$)/g,
-  );
+  const MYSQL_P = lazy(() => /(?<=[ \t])-p(["']?)([^\s"'-][^\s"']{0,255})\1(?=\s|$)/g);
   // `--password X`, `--api-key X`, `-token X`: a flag that names a secret, a space, then its value.
-  const FLAG_VALUE = lazy(() =>
-    /(?<![\w-])(--?[A-Za-z][\w-]{0,48})([ \t]+)(["']?)([^\s"'-][^\s"']{0,511})\3/g,
-  );
+  const FLAG_VALUE = lazy(() => /(?<![\w-])(--?[A-Za-z][\w-]{0,48})([ \t]+)(["']?)([^\s"'-][^\s"']{0,511})\3/g);
   // npm's `_authToken X`, `_auth X`, `_password X` (as `npm config set` takes them).
-  const NPM_AUTH = lazy(() =>
-    /(?<![\w.])(_auth(?:Token)?|_password)([ \t]+)([^\s"'=][^\s"']{0,511})/g,
-  );
-  const JWT = lazy(() =>
-    new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, "g"),
-  );
+  const NPM_AUTH = lazy(() => /(?<![\w.])(_auth(?:Token)?|_password)([ \t]+)([^\s"'=][^\s"']{0,511})/g);
+  const JWT = lazy(() => new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, "g"));
   const URL_PASSWORD = lazy(() =>
-    /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:\/?#@"'<>]{0,256}:)([^\s\/?#"'<>]{1,512})(?=@)/g,
+    /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:\/?#@"'<>]{0,256}:)([^\s\/?#"'<>]{1,512})(?=@)/g
   );
   const AUTHORIZATION = lazy(() =>
-    /(\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?)(?:(bearer|basic|token|bot|digest|negotiate)[ \t]+)?([A-Za-z0-9._~+\/=:-]{8,})/gi,
+    /(\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?)(?:(bearer|basic|token|bot|digest|negotiate)[ \t]+)?([A-Za-z0-9._~+\/=:-]{8,})/gi
   );
-  const BEARER = lazy(() =>
-    /\b(bearer[ \t]+)([A-Za-z0-9._~+\/-]{16,}=*)/gi,
-  );
+  const BEARER = lazy(() => /\b(bearer[ \t]+)([A-Za-z0-9._~+\/-]{16,}=*)/gi);
   // `KEY=value`, `KEY: value`, `"key": "value"`, `key => 'value'`, `KEY := value`, `?token=value`.
   // The key is bounded and must contain a secret hint (checked in a bounded lookahead); the value
   // is a quoted string (bounded, one line) or an unquoted run that does not start with `=`.
@@ -221,7 +182,7 @@ function buildRules(): readonly RedactRule[] {
         "([A-Za-z_][\\w.-]{0,63})([\"']?[ \\t]*(?:=>|:=|[:=])[ \\t]*)" +
         "(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){0,4096})\"|'((?:[^'\\\\\\r\\n]|\\\\.){0,4096})'|([^\\s\"'`,;(){}\\[\\]<>=][^\\s\"'`,;(){}\\[\\]<>]{0,4095}))",
       "gi",
-    ),
+    )
   );
 
   return [
@@ -305,11 +266,23 @@ function buildRules(): readonly RedactRule[] {
       kind: "password",
       hint: includes("curl"),
       apply(text, onRedact) {
-        return text.replace(CURL_USER(), (match, flag: string, sep: string, q: string, user: string, password: string, offset: number, whole: string) => {
-          if (!/\bcurl\b/.test(lineBefore(whole, offset)) || isPlaceholderValue(password, q !== "")) return match;
-          onRedact("password");
-          return `${flag}${sep}${q}${user}:${marker("password")}${q}`;
-        });
+        return text.replace(
+          CURL_USER(),
+          (
+            match,
+            flag: string,
+            sep: string,
+            q: string,
+            user: string,
+            password: string,
+            offset: number,
+            whole: string,
+          ) => {
+            if (!/\bcurl\b/.test(lineBefore(whole, offset)) || isPlaceholderValue(password, q !== "")) return match;
+            onRedact("password");
+            return `${flag}${sep}${q}${user}:${marker("password")}${q}`;
+          },
+        );
       },
     },
     {
@@ -317,7 +290,9 @@ function buildRules(): readonly RedactRule[] {
       hint: matches(/mysql|mariadb/i),
       apply(text, onRedact) {
         return text.replace(MYSQL_P(), (match, q: string, password: string, offset: number, whole: string) => {
-          if (!/\b(?:mysql|mariadb)[\w-]*\b/i.test(lineBefore(whole, offset)) || isPlaceholderValue(password, q !== "")) return match;
+          if (
+            !/\b(?:mysql|mariadb)[\w-]*\b/i.test(lineBefore(whole, offset)) || isPlaceholderValue(password, q !== "")
+          ) return match;
           onRedact("password");
           return `-p${q}${marker("password")}${q}`;
         });
@@ -351,40 +326,38 @@ function buildRules(): readonly RedactRule[] {
       kind: "secret",
       hint: matches(/pass|pwd|secret|token|auth|credential|key|cookie|session|signature|dsn/i),
       apply(text, onRedact) {
-        return text.replace(KEY_VALUE(),
-          (
-            match: string,
-            key: string,
-            sep: string,
-            dq: string | undefined,
-            sq: string | undefined,
-            bare: string | undefined,
-            offset: number,
-            whole: string,
-          ) => {
-            const kind = secretKeyKind(key);
-            if (kind === undefined || /authorization$/i.test(key)) return match;
-            const quoted = bare === undefined;
-            let value = dq ?? sq ?? bare ?? "";
-            let rest = "";
-            if (!quoted) {
-              // `token = getToken()`, `password: ${DB_PASSWORD}` and `$(gh auth token)` are code.
-              const next = whole.charCodeAt(offset + match.length);
-              if (next === 0x28 /* ( */ || next === 0x7b /* { */) return match;
-              // In a query string (`?a=1&token=x&b=2`) the value ends at the next `&`.
-              const before = whole.charCodeAt(offset - 1);
-              const amp = value.indexOf("&");
-              if ((before === 0x3f /* ? */ || before === 0x26 /* & */) && amp >= 0) {
-                rest = value.slice(amp);
-                value = value.slice(0, amp);
-              }
+        return text.replace(KEY_VALUE(), (
+          match: string,
+          key: string,
+          sep: string,
+          dq: string | undefined,
+          sq: string | undefined,
+          bare: string | undefined,
+          offset: number,
+          whole: string,
+        ) => {
+          const kind = secretKeyKind(key);
+          if (kind === undefined || /authorization$/i.test(key)) return match;
+          const quoted = bare === undefined;
+          let value = dq ?? sq ?? bare ?? "";
+          let rest = "";
+          if (!quoted) {
+            // `token = getToken()`, `password: ${DB_PASSWORD}` and `$(gh auth token)` are code.
+            const next = whole.charCodeAt(offset + match.length);
+            if (next === 0x28 /* ( */ || next === 0x7b /* { */) return match;
+            // In a query string (`?a=1&token=x&b=2`) the value ends at the next `&`.
+            const before = whole.charCodeAt(offset - 1);
+            const amp = value.indexOf("&");
+            if ((before === 0x3f /* ? */ || before === 0x26 /* & */) && amp >= 0) {
+              rest = value.slice(amp);
+              value = value.slice(0, amp);
             }
-            if (value === "" || isPlaceholderValue(value, quoted)) return match;
-            onRedact(kind);
-            const q = dq !== undefined ? '"' : sq !== undefined ? "'" : "";
-            return key + sep + q + marker(kind) + q + rest;
-          },
-        );
+          }
+          if (value === "" || isPlaceholderValue(value, quoted)) return match;
+          onRedact(kind);
+          const q = dq !== undefined ? '"' : sq !== undefined ? "'" : "";
+          return key + sep + q + marker(kind) + q + rest;
+        });
       },
     },
   ];

@@ -105,7 +105,9 @@ function parseMarker(text: string, sessionId: string): RereadMarker | null {
   if (m.schema_version !== 1 || m.session_id !== sessionId) return null;
   if (typeof m.session_type !== "string" || !SESSION_TYPES.has(m.session_type)) return null;
   if (!isCompactionId(m.compaction_id)) return null;
-  if (!Array.isArray(m.files) || m.files.length > 50 || !m.files.every((f) => typeof f === "string" && f !== "")) return null;
+  if (!Array.isArray(m.files) || m.files.length > 50 || !m.files.every((f) => typeof f === "string" && f !== "")) {
+    return null;
+  }
   if (typeof m.reason !== "string" || m.reason === "" || m.reason.length > 10000) return null;
   if (typeof m.created_at !== "string") return null;
   return m as unknown as RereadMarker;

@@ -57,8 +57,14 @@ export function expireRereadState(stateDir: string, options: ExpireRereadStateOp
       } catch { /* gone already */ }
     }
   };
-  sweep(markersDir(stateDir), (n) => n.includes(".consumed.") || n.endsWith(".tmp") ? 60_000 : n.endsWith(".json") ? maxAge : null);
-  sweep(compactionsDir(stateDir), (n) => n.endsWith(".tmp") ? 60_000 : n.endsWith(".json") || n.endsWith(".delivered") ? maxAge : null);
+  sweep(
+    markersDir(stateDir),
+    (n) => n.includes(".consumed.") || n.endsWith(".tmp") ? 60_000 : n.endsWith(".json") ? maxAge : null,
+  );
+  sweep(
+    compactionsDir(stateDir),
+    (n) => n.endsWith(".tmp") ? 60_000 : n.endsWith(".json") || n.endsWith(".delivered") ? maxAge : null,
+  );
   sweep(sessionsDir(stateDir), (n) => n.endsWith(".role.json") ? roleAge : null);
   return removed;
 }

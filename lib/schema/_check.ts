@@ -418,7 +418,13 @@ function inEnum(list: unknown[], value: unknown): boolean {
   return false;
 }
 
-function checkNumber(ctx: CheckContext, p: NumberRules, n: number, path: string, key: string | number | undefined): boolean {
+function checkNumber(
+  ctx: CheckContext,
+  p: NumberRules,
+  n: number,
+  path: string,
+  key: string | number | undefined,
+): boolean {
   let ok = true;
   if (p.minimum !== null && n < p.minimum) {
     ok = false;
@@ -439,7 +445,13 @@ function checkNumber(ctx: CheckContext, p: NumberRules, n: number, path: string,
   return ok;
 }
 
-function checkString(ctx: CheckContext, p: StringRules, str: string, path: string, key: string | number | undefined): boolean {
+function checkString(
+  ctx: CheckContext,
+  p: StringRules,
+  str: string,
+  path: string,
+  key: string | number | undefined,
+): boolean {
   let ok = true;
   // A string has between length / 2 and length code points: count them only when that range
   // straddles a bound.
@@ -474,7 +486,13 @@ function checkString(ctx: CheckContext, p: StringRules, str: string, path: strin
   return ok;
 }
 
-function checkArray(ctx: CheckContext, p: ArrayRules, arr: unknown[], path: string, key: string | number | undefined): boolean {
+function checkArray(
+  ctx: CheckContext,
+  p: ArrayRules,
+  arr: unknown[],
+  path: string,
+  key: string | number | undefined,
+): boolean {
   let ok = true;
   if (p.minItems !== null && arr.length < p.minItems) {
     ok = false;
@@ -586,7 +604,13 @@ function checkProperties(
   return ok;
 }
 
-function checkCombinators(ctx: CheckContext, p: Combinators, value: unknown, path: string, key: string | number | undefined): boolean {
+function checkCombinators(
+  ctx: CheckContext,
+  p: Combinators,
+  value: unknown,
+  path: string,
+  key: string | number | undefined,
+): boolean {
   let ok = true;
   if (p.allOf !== null) {
     const subs = p.allOf;
@@ -649,7 +673,13 @@ function passes(ctx: CheckContext, schema: JsonSchema, value: unknown): boolean 
 }
 
 // Records an issue; returns true when the caller should stop walking.
-function fail(ctx: CheckContext, path: string, key: string | number | undefined, keyword: string, message: string): boolean {
+function fail(
+  ctx: CheckContext,
+  path: string,
+  key: string | number | undefined,
+  keyword: string,
+  message: string,
+): boolean {
   if (ctx.issues === null) return true;
   ctx.issues.push({ path: pointer(path, key), keyword, message });
   return ctx.issues.length >= ctx.max;

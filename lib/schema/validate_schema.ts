@@ -49,6 +49,12 @@ export function validateSchema(
   options: ValidateSchemaOptions = {},
 ): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
-  checkNode({ root: schema, issues, max: options.maxIssues ?? 100, depth: 0, quiet: null }, schema, value, "", undefined);
+  checkNode(
+    { root: schema, issues, max: options.maxIssues ?? 100, depth: 0, quiet: null },
+    schema,
+    value,
+    "",
+    undefined,
+  );
   return issues;
 }

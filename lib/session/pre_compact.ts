@@ -48,7 +48,9 @@ export function sessionPreCompact(
   const task = open.find((t) => t.status === "in_progress") ?? open[0];
   return {
     snapshot,
-    summaryInstructions: summarizerInstructions(snapshot, { maxChars: Math.min(MAX_SUMMARIZER_CHARS, options.maxChars ?? MAX_SUMMARIZER_CHARS) }),
+    summaryInstructions: summarizerInstructions(snapshot, {
+      maxChars: Math.min(MAX_SUMMARIZER_CHARS, options.maxChars ?? MAX_SUMMARIZER_CHARS),
+    }),
     rereadFiles: snapshot.edited_files.slice(0, 6).map((f) => f.path),
     rereadReason: task?.subject ? `Your open task: ${JSON.stringify(task.subject.slice(0, 200))}.` : "",
   };

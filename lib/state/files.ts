@@ -87,7 +87,10 @@ export function unsafeDirReason(path: string): string | null {
 }
 
 /** Why a file we are about to trust is unsafe (from `lstat`), or null. */
-export function unsafeFileReason(path: string, st: { isSymbolicLink(): boolean; isFile(): boolean; uid: number }): string | null {
+export function unsafeFileReason(
+  path: string,
+  st: { isSymbolicLink(): boolean; isFile(): boolean; uid: number },
+): string | null {
   if (st.isSymbolicLink()) return `${path} is a symbolic link`;
   if (!st.isFile()) return `${path} is not a regular file`;
   const uid = currentUid();

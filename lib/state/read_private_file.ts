@@ -25,7 +25,9 @@ export type ReadPrivateFileFailure = {
 export type ReadPrivateFileResult = { ok: true; text: string; mtimeMs: number } | ReadPrivateFileFailure;
 
 /** Result of {@linkcode readPrivateBytes}. */
-export type ReadPrivateBytesResult = { ok: true; bytes: Uint8Array; mode: number; mtimeMs: number } | ReadPrivateFileFailure;
+export type ReadPrivateBytesResult =
+  | { ok: true; bytes: Uint8Array; mode: number; mtimeMs: number }
+  | ReadPrivateFileFailure;
 
 const O_NOFOLLOW = (constants as Record<string, number>).O_NOFOLLOW ?? 0;
 const O_NONBLOCK = (constants as Record<string, number>).O_NONBLOCK ?? 0;
@@ -67,9 +69,15 @@ export function readPrivateBytes(path: string, options: ReadPrivateFileOptions =
     const code = (err as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, reason: "missing", message: `No file at ${path}` };
     // Followed links end in ELOOP only when they loop: nothing to read, like a missing file.
-    if (options.followLinks && code === "ELOOP") return { ok: false, reason: "missing", message: `No file at ${path}: a link loop` };
-    if (code === "ELOOP" || code === "EMLINK") return { ok: false, reason: "symlink", message: `Refusing ${path}: it is a symbolic link` };
-    if (code === "ENXIO" || code === "EISDIR") return { ok: false, reason: "not_regular", message: `Refusing ${path}: not a regular file` };
+    if (options.followLinks && code === "ELOOP") {
+      return { ok: false, reason: "missing", message: `No file at ${path}: a link loop` };
+    }
+    if (code === "ELOOP" || code === "EMLINK") {
+      return { ok: false, reason: "symlink", message: `Refusing ${path}: it is a symbolic link` };
+    }
+    if (code === "ENXIO" || code === "EISDIR") {
+      return { ok: false, reason: "not_regular", message: `Refusing ${path}: not a regular file` };
+    }
     return { ok: false, reason: "unreadable", message: `Cannot open ${path}: ${code ?? String(err)}` };
   }
   try {
@@ -79,7 +87,9 @@ export function readPrivateBytes(path: string, options: ReadPrivateFileOptions =
     if ((options.requireOwner ?? true) && uid >= 0 && st.uid !== uid) {
       return { ok: false, reason: "not_owner", message: `Refusing ${path}: owned by uid ${st.uid}` };
     }
-    if (st.size > maxBytes) return { ok: false, reason: "too_large", message: `Refusing ${path}: larger than ${maxBytes} bytes` };
+    if (st.size > maxBytes) {
+      return { ok: false, reason: "too_large", message: `Refusing ${path}: larger than ${maxBytes} bytes` };
+    }
     const buf = new Uint8Array(st.size);
     let at = 0;
     while (at < buf.length) {

@@ -32,9 +32,7 @@ export interface CompactBoundary {
 export function lastCompactBoundary(rows: Iterable<TranscriptRow>): CompactBoundary | null {
   for (const row of rows) {
     if (!isCompactBoundaryRow(row)) continue;
-    const meta = typeof row.compactMetadata === "object" && row.compactMetadata !== null
-      ? row.compactMetadata
-      : {};
+    const meta = typeof row.compactMetadata === "object" && row.compactMetadata !== null ? row.compactMetadata : {};
     const out: CompactBoundary = {};
     if (typeof row.uuid === "string") out.uuid = row.uuid;
     if (typeof row.timestamp === "string") out.timestamp = row.timestamp;

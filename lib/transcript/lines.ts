@@ -57,7 +57,12 @@ let decoder: TextDecoder | undefined;
  * }
  * ```
  */
-export function reverseLines(path: string, budget: number, chunkBytes: number, stats?: ReverseLinesStats): ReverseLines<Buffer> {
+export function reverseLines(
+  path: string,
+  budget: number,
+  chunkBytes: number,
+  stats?: ReverseLinesStats,
+): ReverseLines<Buffer> {
   return rawLines(path, budget, chunkBytes, stats, allocBuffer) as ReverseLines<Buffer>;
 }
 
@@ -78,7 +83,12 @@ export function reverseLines(path: string, budget: number, chunkBytes: number, s
  * }
  * ```
  */
-export function reverseTextLines(path: string, budget: number, chunkBytes: number, stats?: ReverseLinesStats): ReverseLines<string> {
+export function reverseTextLines(
+  path: string,
+  budget: number,
+  chunkBytes: number,
+  stats?: ReverseLinesStats,
+): ReverseLines<string> {
   const lines = rawLines(path, budget, chunkBytes, stats, allocPlain);
   // ignoreBOM: a BOM is dropped only at the start of the file (rawLines), as for the bytes.
   const utf8 = decoder ??= new TextDecoder("utf-8", { ignoreBOM: true });

@@ -33,7 +33,8 @@ const MESSAGE_KEY = needle('"message"');
 const BOUNDARY = needle('"compact_boundary"');
 const ESCAPE = needle("\\u00");
 /** The message up to the first block's content value; the id is plain ASCII, never escaped. */
-const HEAD = /^"message":\{"role":"user","content":\[\{"tool_use_id":"([\w-]{1,200})","type":"tool_result","content":([["])/;
+const HEAD =
+  /^"message":\{"role":"user","content":\[\{"tool_use_id":"([\w-]{1,200})","type":"tool_result","content":([["])/;
 /** A further block, up to its content value. */
 const NEXT = /^\{"tool_use_id":"([\w-]{1,200})","type":"tool_result","content":([["])/;
 /** After a block's content: the optional flag, the block's end, then `,` (another) or `]}` (the end). */

@@ -1,7 +1,9 @@
 import { escapeXmlChar } from "./_escape_char.ts";
 
 // `u` flag: `\uD800-\uDFFF` then matches lone surrogates only, never half of a valid pair.
+// deno-lint-ignore no-control-regex -- the control characters XML 1.0 forbids are what this finds
 const NEEDS_ESCAPE = /[&<>"'\t\n\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/u;
+// deno-lint-ignore no-control-regex -- as above
 const ESCAPE_ALL = /[&<>"'\t\n\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/gu;
 
 /**

@@ -2,7 +2,9 @@ import { escapeXmlChar } from "./_escape_char.ts";
 
 // The `u` flag makes `\uD800-\uDFFF` match only lone surrogates: a valid pair is read as one
 // astral code point and passes through untouched.
+// deno-lint-ignore no-control-regex -- the control characters XML 1.0 forbids are what this finds
 const NEEDS_ESCAPE = /[&<>\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/u;
+// deno-lint-ignore no-control-regex -- as above
 const ESCAPE_ALL = /[&<>\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/gu;
 
 /**

@@ -318,7 +318,11 @@ export class YamlParser {
       case "-":
         if (this.isWsOrEnd(start + 1)) {
           if (!collectionsHere) {
-            return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: a sequence cannot start on the line of its key");
+            return this.fail(
+              "UNEXPECTED_TOKEN",
+              start,
+              "Cannot parse YAML: a sequence cannot start on the line of its key",
+            );
           }
           if (tabAt !== -1) this.fail("TAB_INDENT", tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
           return this.parseBlockSeq(start - this.lineStartOf(start), false);
@@ -356,7 +360,9 @@ export class YamlParser {
       if (inline && ctx !== CTX_SEQ_ITEM) {
         return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
       }
-      if (inline && this.tabAt !== -1) this.fail("TAB_INDENT", this.tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
+      if (inline && this.tabAt !== -1) {
+        this.fail("TAB_INDENT", this.tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
+      }
       return this.parseBlockMap(start - this.lineStartOf(start), s, start, i);
     }
     this.toNextContent();
@@ -372,7 +378,9 @@ export class YamlParser {
       if (inline && ctx !== CTX_SEQ_ITEM) {
         return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: nested mappings must start on a new line");
       }
-      if (inline && this.tabAt !== -1) this.fail("TAB_INDENT", this.tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
+      if (inline && this.tabAt !== -1) {
+        this.fail("TAB_INDENT", this.tabAt, "Cannot parse YAML: tabs are not allowed in indentation");
+      }
       const col = start - this.lineStartOf(start);
       return this.parseBlockMap(col, plainKeyToString(src.slice(start, this.scanEnd)), start, this.scanAt);
     }
@@ -503,7 +511,11 @@ export class YamlParser {
     let key = firstKey;
     for (;;) {
       if (colon - keyStart > KEY_MAX_CHARS) {
-        this.fail("KEY_TOO_LONG", keyStart, `Cannot parse YAML: implicit keys are limited to ${KEY_MAX_CHARS} characters`);
+        this.fail(
+          "KEY_TOO_LONG",
+          keyStart,
+          `Cannot parse YAML: implicit keys are limited to ${KEY_MAX_CHARS} characters`,
+        );
       }
       if (Object.hasOwn(obj, key)) {
         this.fail("DUPLICATE_KEY", keyStart, `Cannot parse YAML: duplicate key ${JSON.stringify(key)}`);
@@ -514,10 +526,16 @@ export class YamlParser {
       else obj[key] = value;
       const ind = this.indent;
       if (ind < m || (ind === 0 && this.isMarker(this.pos))) break;
-      if (ind > m) this.fail("BAD_INDENT", this.pos, "Cannot parse YAML: mapping entries must start at the same column");
+      if (ind > m) {
+        this.fail("BAD_INDENT", this.pos, "Cannot parse YAML: mapping entries must start at the same column");
+      }
       keyStart = this.pos;
       if (src[keyStart] === "-" && this.isWsOrEnd(keyStart + 1)) {
-        this.fail("UNEXPECTED_TOKEN", keyStart, "Cannot parse YAML: a sequence item cannot appear among mapping entries");
+        this.fail(
+          "UNEXPECTED_TOKEN",
+          keyStart,
+          "Cannot parse YAML: a sequence item cannot appear among mapping entries",
+        );
       }
       key = this.parseKey();
       colon = this.scanAt;
@@ -762,7 +780,11 @@ export class YamlParser {
           break;
         }
         if (maxLeadingBlank > ind) {
-          this.fail("BAD_INDENT", ls + ind, "Cannot parse YAML: leading empty lines are more indented than the block scalar");
+          this.fail(
+            "BAD_INDENT",
+            ls + ind,
+            "Cannot parse YAML: leading empty lines are more indented than the block scalar",
+          );
         }
         trimIndent = ind;
       }
@@ -933,7 +955,11 @@ export class YamlParser {
         break;
       case "-":
         if (this.isWsOrEnd(start + 1) || isFlowIndicator(src[start + 1])) {
-          return this.fail("UNEXPECTED_TOKEN", start, "Cannot parse YAML: block sequences are not allowed in flow collections");
+          return this.fail(
+            "UNEXPECTED_TOKEN",
+            start,
+            "Cannot parse YAML: block sequences are not allowed in flow collections",
+          );
         }
         break;
       case ":":

@@ -21,7 +21,9 @@ export function resolvePlain(s: string): unknown {
   const c = s.charCodeAt(0);
   // Most scalars start with a letter no core-schema value starts with: kept small and cheap, as
   // this runs for every plain scalar and key (the rest is in resolveSpecial).
-  if (c >= 97 && c <= 122 ? c !== 110 && c !== 116 && c !== 102 : c >= 65 && c <= 90 && c !== 78 && c !== 84 && c !== 70) {
+  if (
+    c >= 97 && c <= 122 ? c !== 110 && c !== 116 && c !== 102 : c >= 65 && c <= 90 && c !== 78 && c !== 84 && c !== 70
+  ) {
     return s;
   }
   if ((c >= 48 && c <= 57) || c === 45) {

@@ -79,7 +79,12 @@ export function parseFrontmatter(text: string, options?: ParseFrontmatterOptions
   if (close === -1) {
     return {
       value: null,
-      errors: [{ code: "UNTERMINATED_FRONTMATTER", line: 1, column: 1, message: "Cannot parse frontmatter: missing closing --- line" }],
+      errors: [{
+        code: "UNTERMINATED_FRONTMATTER",
+        line: 1,
+        column: 1,
+        message: "Cannot parse frontmatter: missing closing --- line",
+      }],
     };
   }
   const parsed = parseYaml(text.slice(yamlStart, close), options);
@@ -93,7 +98,12 @@ export function parseFrontmatter(text: string, options?: ParseFrontmatterOptions
   if (v !== null && (typeof v !== "object" || Array.isArray(v))) {
     return {
       value: null,
-      errors: [{ code: "FRONTMATTER_NOT_MAPPING", line: 2, column: 1, message: "Cannot parse frontmatter: it must be a mapping" }],
+      errors: [{
+        code: "FRONTMATTER_NOT_MAPPING",
+        line: 2,
+        column: 1,
+        message: "Cannot parse frontmatter: it must be a mapping",
+      }],
     };
   }
   const data = v === null ? {} : v as Record<string, unknown>;

@@ -145,7 +145,12 @@ export function parseYaml(text: string, options?: ParseYamlOptions): ParseYamlRe
   if (text.length > maxSize / 3 && utf8Length(text, maxSize) > maxSize) {
     return {
       value: undefined,
-      errors: [{ code: "MAX_SIZE", line: 1, column: 1, message: `Cannot parse YAML: input is larger than ${maxSize} bytes` }],
+      errors: [{
+        code: "MAX_SIZE",
+        line: 1,
+        column: 1,
+        message: `Cannot parse YAML: input is larger than ${maxSize} bytes`,
+      }],
     };
   }
   let src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -155,7 +160,9 @@ export function parseYaml(text: string, options?: ParseYamlOptions): ParseYamlRe
     if (cr !== -1) {
       return {
         value: undefined,
-        errors: [errorAt(src, cr, "BAD_LINE_BREAK", "Cannot parse YAML: a carriage return must be followed by a line feed")],
+        errors: [
+          errorAt(src, cr, "BAD_LINE_BREAK", "Cannot parse YAML: a carriage return must be followed by a line feed"),
+        ],
       };
     }
   }

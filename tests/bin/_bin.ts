@@ -6,7 +6,15 @@ import { join } from "node:path";
 export const ROOT = join(import.meta.dirname!, "..", "..");
 export const DIST = join(ROOT, "dist");
 export const EXE = process.platform === "win32" ? ".exe" : "";
-export const HOOKS = ["pre-compact", "post-compact", "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use", "stop"];
+export const HOOKS = [
+  "pre-compact",
+  "post-compact",
+  "session-start",
+  "user-prompt-submit",
+  "pre-tool-use",
+  "post-tool-use",
+  "stop",
+];
 export const BINARIES = [...HOOKS, "rehydrate"];
 export const FIXTURES = join(ROOT, "tests", "fixtures", "claude-code-2.1.197");
 

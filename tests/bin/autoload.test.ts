@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BINARIES, bin, ROOT, run } from "./_bin.ts";
+import { bin, BINARIES, ROOT, run } from "./_bin.ts";
 
 function trapDir(): { dir: string; marker: string; stateDir: string } {
   const dir = mkdtempSync(join(tmpdir(), "rehydrate-evil-"));
@@ -17,8 +17,14 @@ function trapDir(): { dir: string; marker: string; stateDir: string } {
   writeFileSync(join(dir, "bunfig.toml"), `preload = ["./evil.ts"]\n[run]\npreload = ["./evil.ts"]\n`);
   // If .env were loaded, the hook would turn debugging on and write a log into this state dir.
   writeFileSync(join(dir, ".env"), `REHYDRATE_DEBUG=1\nREHYDRATE_STATE_DIR=${stateDir}\nEVIL_ENV=loaded\n`);
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { paths: { "node:fs": ["./evil.ts"] } } }));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "evil", type: "commonjs", imports: { "#x": "./evil.ts" } }));
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { paths: { "node:fs": ["./evil.ts"] } } }),
+  );
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "evil", type: "commonjs", imports: { "#x": "./evil.ts" } }),
+  );
   return { dir, marker, stateDir };
 }
 
@@ -27,7 +33,10 @@ test("the trap works: a binary compiled with Bun's default flags loads .env and 
   const probe = join(dir, "probe.ts");
   writeFileSync(probe, `process.stdout.write(String(process.env.EVIL_ENV ?? "none"));\n`);
   const out = join(mkdtempSync(join(tmpdir(), "rehydrate-probe-")), "probe");
-  const b = spawnSync(process.execPath, ["build", "--compile", probe, "--outfile", out], { cwd: ROOT, encoding: "utf8" });
+  const b = spawnSync(process.execPath, ["build", "--compile", probe, "--outfile", out], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   assert.equal(b.status, 0, b.stderr);
   const r = run(out, [], { cwd: dir, env: { PATH: process.env.PATH } });
   assert.equal(r.stdout, "loaded");
@@ -36,7 +45,11 @@ test("the trap works: a binary compiled with Bun's default flags loads .env and 
 
 test("the .env trap would be seen: with its variables really set, a hook writes its debug log there", () => {
   const { dir, stateDir } = trapDir();
-  const r = run(bin("stop"), [], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, REHYDRATE_DEBUG: "1", REHYDRATE_STATE_DIR: stateDir }, stdin: "garbage" });
+  const r = run(bin("stop"), [], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: dir, REHYDRATE_DEBUG: "1", REHYDRATE_STATE_DIR: stateDir },
+    stdin: "garbage",
+  });
   assert.equal(r.status, 0);
   assert.equal(r.stdout, "");
   assert.match(readFileSync(join(stateDir, "debug.log"), "utf8"), /Stop: input refused \(INVALID_JSON\)/);

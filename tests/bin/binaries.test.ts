@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BINARIES, bin, FIXTURES, HOOKS, ROOT, run } from "./_bin.ts";
+import { bin, BINARIES, FIXTURES, HOOKS, ROOT, run } from "./_bin.ts";
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const EVENT: Record<string, string> = {
@@ -36,7 +36,15 @@ for (const name of BINARIES) {
   });
 }
 
-const GARBAGE = ["", "not json", "[1,2,3]", "{\"session_id\":42}", "{", "\u0000\u0001binary", "{\"hook_event_name\":\"Nope\"}"];
+const GARBAGE = [
+  "",
+  "not json",
+  "[1,2,3]",
+  '{"session_id":42}',
+  "{",
+  "\u0000\u0001binary",
+  '{"hook_event_name":"Nope"}',
+];
 
 for (const name of HOOKS) {
   test(`${name} exits 0 with no output on bad stdin`, () => {

@@ -11,13 +11,18 @@ import { DIST, EXE, HOOKS, ROOT, run } from "./_bin.ts";
 import { COMPILE_FLAGS, JIT_POLICY, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "../../build_flags.ts";
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
-const HOST = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch === "arm64" ? "arm64" : "x64"}`;
+const HOST = `${process.platform === "win32" ? "windows" : process.platform}-${
+  process.arch === "arm64" ? "arm64" : "x64"
+}`;
 
 test("build.ts --release writes one binary per target and a SHA256SUMS that matches them", () => {
   const out = mkdtempSync(join(tmpdir(), "rehydrate-release-"));
   try {
     const targets = [...new Set([HOST, "linux-arm64", "windows-x64"])];
-    const r = spawnSync(process.execPath, ["build.ts", "--release", "--target", targets.join(","), "--outdir", out], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["build.ts", "--release", "--target", targets.join(","), "--outdir", out], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     assert.equal(r.status, 0, r.stderr + r.stdout);
     const dir = join(out, "release");
     const expected = targets.map((t) => `rehydrate-${VERSION}-${t}${t.startsWith("windows") ? ".exe" : ""}`).sort();
@@ -28,7 +33,9 @@ test("build.ts --release writes one binary per target and a SHA256SUMS that matc
       const [hash, file] = line.split(/\s+/);
       assert.equal(createHash("sha256").update(readFileSync(join(dir, file))).digest("hex"), hash, file);
     }
-    const host = run(join(dir, `rehydrate-${VERSION}-${HOST}${HOST.startsWith("windows") ? ".exe" : ""}`), ["--version"]);
+    const host = run(join(dir, `rehydrate-${VERSION}-${HOST}${HOST.startsWith("windows") ? ".exe" : ""}`), [
+      "--version",
+    ]);
     assert.equal(host.stdout.trim(), VERSION);
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -36,7 +43,13 @@ test("build.ts --release writes one binary per target and a SHA256SUMS that matc
 });
 
 test("build.ts refuses an unknown target with a one-line error", () => {
-  const r = spawnSync(process.execPath, ["build.ts", "--target", "plan9-mips", "--outdir", mkdtempSync(join(tmpdir(), "rehydrate-bad-"))], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [
+    "build.ts",
+    "--target",
+    "plan9-mips",
+    "--outdir",
+    mkdtempSync(join(tmpdir(), "rehydrate-bad-")),
+  ], { cwd: ROOT, encoding: "utf8" });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /unknown target "plan9-mips"/);
 });
@@ -48,17 +61,23 @@ test("the compile flags' JIT policy is in force: a probe has fewer functions JIT
     // before the exit. Here the normal policy compiled 3 functions in each of 30 runs (the probe
     // and two of Bun's own) and ours 1 in each of 30 runs.
     const probe = join(dir, "probe.ts");
-    writeFileSync(probe, [
-      'import { writeSync } from "node:fs";',
-      "function probeWork(i: number): number { return (i * 7) % 13; }",
-      "let s = 0;",
-      "for (let i = 0; i < 1000; i++) s += probeWork(i);",
-      "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);",
-      "writeSync(1, String(s));",
-    ].join("\n"));
+    writeFileSync(
+      probe,
+      [
+        'import { writeSync } from "node:fs";',
+        "function probeWork(i: number): number { return (i * 7) % 13; }",
+        "let s = 0;",
+        "for (let i = 0; i < 1000; i++) s += probeWork(i);",
+        "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);",
+        "writeSync(1, String(s));",
+      ].join("\n"),
+    );
     const compiled = (flags: string[], name: string): number => {
       const out = join(dir, name + EXE);
-      const b = spawnSync(process.execPath, ["build", ...flags, "--bytecode", probe, "--outfile", out], { cwd: ROOT, encoding: "utf8" });
+      const b = spawnSync(process.execPath, ["build", ...flags, "--bytecode", probe, "--outfile", out], {
+        cwd: ROOT,
+        encoding: "utf8",
+      });
       assert.equal(b.status, 0, b.stderr);
       const r = run(out, [], { env: { ...process.env, BUN_JSC_reportBaselineCompileTimes: "1" } });
       assert.equal(r.stdout, "6000");
@@ -82,7 +101,10 @@ test("the multicall binary embeds each hook's entry and the CLI as bundles of th
   for (const entry of [...HOOKS, "cli"]) {
     assert.ok(bytes.indexOf(`root/${entry}.js`) !== -1, `no embedded bundle for ${entry} in dist/rehydrate`);
   }
-  assert.deepEqual([...MULTICALL_ENTRIES].sort(), [...HOOKS.map((h) => `hooks/${h}.ts`), "hooks/user-prompt-submit-full.ts", "hooks/cli.ts"].sort());
+  assert.deepEqual(
+    [...MULTICALL_ENTRIES].sort(),
+    [...HOOKS.map((h) => `hooks/${h}.ts`), "hooks/user-prompt-submit-full.ts", "hooks/cli.ts"].sort(),
+  );
   // The usual prompt's fast path loads the full UserPromptSubmit hook from a bundle of its own, in
   // the hook binary as in this one.
   assert.ok(bytes.indexOf("root/user-prompt-submit-full.js") !== -1);
@@ -110,7 +132,16 @@ test("a multicall binary whose hook bundle is missing still fails open: exit 0, 
   try {
     // Built like dist/rehydrate, but with the CLI's entry only: no hook bundle to load.
     const out = join(dir, "rehydrate" + EXE);
-    const b = spawnSync(process.execPath, ["build", ...COMPILE_FLAGS, "--bytecode", "hooks/rehydrate.ts", ...MULTICALL_FLAGS, "hooks/cli.ts", "--outfile", out], { cwd: ROOT, encoding: "utf8" });
+    const b = spawnSync(process.execPath, [
+      "build",
+      ...COMPILE_FLAGS,
+      "--bytecode",
+      "hooks/rehydrate.ts",
+      ...MULTICALL_FLAGS,
+      "hooks/cli.ts",
+      "--outfile",
+      out,
+    ], { cwd: ROOT, encoding: "utf8" });
     assert.equal(b.status, 0, b.stderr);
     const hook = run(out, ["stop"], { stdin: "{}" });
     assert.equal(hook.status, 0);
@@ -121,4 +152,3 @@ test("a multicall binary whose hook bundle is missing still fails open: exit 0, 
     rmSync(dir, { recursive: true, force: true });
   }
 });
-

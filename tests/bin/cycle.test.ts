@@ -11,7 +11,7 @@ import { SaxesParser } from "saxes";
 import { bin, FIXTURES, ROOT, run } from "./_bin.ts";
 import { writeDemoTranscript } from "../../examples/demo_transcript.ts";
 import { validateSchema } from "../../lib/schema/validate_schema.ts";
-import { SCHEMAS, type SchemaName } from "../../lib/cli/_schemas.ts";
+import { type SchemaName, SCHEMAS } from "../../lib/cli/_schemas.ts";
 
 interface Cycle {
   ids: { session_id: string; transcript_path: string; cwd: string };
@@ -39,7 +39,10 @@ function cycle(options: { enforce?: boolean } = {}): Cycle {
   const tmp = mkdtempSync(join(tmpdir(), "rehydrate-cycle-"));
   const project = join(tmp, "workspace");
   cpSync(join(ROOT, "examples", "workspace"), project, { recursive: true });
-  writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: options.enforce ?? true } }));
+  writeFileSync(
+    join(project, ".claude", "rehydrate.json"),
+    JSON.stringify({ reread: { enforce: options.enforce ?? true } }),
+  );
   const home = join(tmp, "home");
   mkdirSync(home);
   const sessionId = "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d";
@@ -53,7 +56,13 @@ function cycle(options: { enforce?: boolean } = {}): Cycle {
     state,
     env,
     hook(name, event, extra = {}) {
-      const input = { ...payload(TEMPLATE[event]), session_id: sessionId, transcript_path: transcript, cwd: project, ...extra };
+      const input = {
+        ...payload(TEMPLATE[event]),
+        session_id: sessionId,
+        transcript_path: transcript,
+        cwd: project,
+        ...extra,
+      };
       const r = run(bin(name), [], { stdin: JSON.stringify(input), env, cwd: project });
       return { status: r.status, stdout: r.stdout };
     },
@@ -110,7 +119,11 @@ function checkWrittenFiles(c: Cycle): number {
       if (process.platform !== "win32") assert.equal(statSync(p).mode & 0o077, 0, `${p} is open to others`);
       const schema = schemaFor(relative(c.state, p).replaceAll("\\", "/"));
       if (schema === null) continue;
-      assert.deepEqual(validateSchema(SCHEMAS[schema], JSON.parse(readFileSync(p, "utf8"))), [], `${relative(c.state, p)} vs ${schema}`);
+      assert.deepEqual(
+        validateSchema(SCHEMAS[schema], JSON.parse(readFileSync(p, "utf8"))),
+        [],
+        `${relative(c.state, p)} vs ${schema}`,
+      );
       checked++;
     }
   };
@@ -156,7 +169,10 @@ describe("the compaction cycle on the compiled binaries", () => {
 
   test("SessionStart(compact) still answers when PreCompact left nothing (it failed or was not installed)", () => {
     const c = cycle();
-    const ctx = additionalContext(c.hook("session-start", "SessionStart", { source: "compact" }).stdout, "SessionStart");
+    const ctx = additionalContext(
+      c.hook("session-start", "SessionStart", { source: "compact" }).stdout,
+      "SessionStart",
+    );
     assert.match(ctx, /<action>continue_working<\/action>/);
     assert.match(ctx, /<resume-status reason="no-state"/);
     parsesAsXml(ctx);
@@ -195,7 +211,10 @@ describe("the compaction cycle on the compiled binaries", () => {
     const reply = JSON.parse(denied.stdout);
     assert.equal(reply.hookSpecificOutput.permissionDecision, "deny");
     assert.match(reply.hookSpecificOutput.permissionDecisionReason, /01-planning\/04-steps\.md/);
-    assert.equal(c.hook("pre-tool-use", "PreToolUse", { tool_name: "Bash", tool_input: { command: "npm test" } }).stdout, "");
+    assert.equal(
+      c.hook("pre-tool-use", "PreToolUse", { tool_name: "Bash", tool_input: { command: "npm test" } }).stdout,
+      "",
+    );
     assert.equal(c.hook("stop", "Stop", { stop_hook_active: false }).stdout, "");
   });
 
@@ -220,15 +239,17 @@ describe("the compaction cycle on the compiled binaries", () => {
     const c = cycle();
     const plain = mkdtempSync(join(tmpdir(), "rehydrate-plain-"));
     const env = { ...c.env, CLAUDE_PROJECT_DIR: plain };
-    for (const [name, event, extra] of [
-      ["pre-compact", "PreCompact", {}],
-      ["session-start", "SessionStart", { source: "compact" }],
-      ["user-prompt-submit", "UserPromptSubmit", {}],
-      ["pre-tool-use", "PreToolUse", {}],
-      ["post-tool-use", "PostToolUse", {}],
-      ["stop", "Stop", { stop_hook_active: false }],
-      ["post-compact", "PostCompact", {}],
-    ] as const) {
+    for (
+      const [name, event, extra] of [
+        ["pre-compact", "PreCompact", {}],
+        ["session-start", "SessionStart", { source: "compact" }],
+        ["user-prompt-submit", "UserPromptSubmit", {}],
+        ["pre-tool-use", "PreToolUse", {}],
+        ["post-tool-use", "PostToolUse", {}],
+        ["stop", "Stop", { stop_hook_active: false }],
+        ["post-compact", "PostCompact", {}],
+      ] as const
+    ) {
       const input = { ...payload(TEMPLATE[event]), cwd: plain, ...extra };
       const r = run(bin(name), [], { stdin: JSON.stringify(input), env, cwd: plain });
       assert.equal(r.status, 0, name);

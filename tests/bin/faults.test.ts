@@ -35,7 +35,13 @@ function world(seed = 11): World {
 }
 
 function input(w: World, event: HookEventName, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ session_id: SESSION, transcript_path: w.transcripts.demo, cwd: w.project, hook_event_name: event, ...extra });
+  return JSON.stringify({
+    session_id: SESSION,
+    transcript_path: w.transcripts.demo,
+    cwd: w.project,
+    hook_event_name: event,
+    ...extra,
+  });
 }
 
 interface Done {
@@ -47,7 +53,13 @@ interface Done {
 }
 
 /** Runs a hook; with `killAfterMs` sends SIGKILL after that delay. */
-function start(name: string, stdin: string, env: Record<string, string | undefined>, cwd: string, killAfterMs?: number): Promise<Done> {
+function start(
+  name: string,
+  stdin: string,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  killAfterMs?: number,
+): Promise<Done> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(bin(name), [], { env: env as NodeJS.ProcessEnv, cwd });
@@ -73,7 +85,10 @@ function assertNoTornFile(w: World): number {
       const name = basename(p);
       if (name.startsWith(".") && name.endsWith(".tmp")) continue; // a temporary file never renamed into place
       if (!name.endsWith(".json")) continue;
-      assert.doesNotThrow(() => JSON.parse(readFileSync(p, "utf8")), `torn file ${p}: ${readFileSync(p, "utf8").slice(0, 80)}`);
+      assert.doesNotThrow(
+        () => JSON.parse(readFileSync(p, "utf8")),
+        `torn file ${p}: ${readFileSync(p, "utf8").slice(0, 80)}`,
+      );
       n++;
     }
   }
@@ -83,7 +98,9 @@ function assertNoTornFile(w: World): number {
 function checkpointNumbers(w: World): number[] {
   const dir = join(w.project, ".jerry", "checkpoints");
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).map((n) => /^cx-(\d+)-checkpoint\.json$/.exec(n)).filter((m) => m !== null).map((m) => Number(m![1])).sort((a, b) => a - b);
+  return readdirSync(dir).map((n) => /^cx-(\d+)-checkpoint\.json$/.exec(n)).filter((m) => m !== null).map((m) =>
+    Number(m![1])
+  ).sort((a, b) => a - b);
 }
 
 describe("crash safety", () => {
@@ -136,16 +153,27 @@ describe("full disk and read-only directories", { skip: !canMount && "needs root
   });
 
   function hooks(w: World, env: Record<string, string | undefined>): void {
-    for (const [name, event, extra] of [
-      ["pre-compact", "PreCompact", { trigger: "auto" }],
-      ["post-compact", "PostCompact", { compact_summary: "S." }],
-      ["session-start", "SessionStart", { source: "compact" }],
-      ["user-prompt-submit", "UserPromptSubmit", {}],
-      ["pre-tool-use", "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }],
-      ["post-tool-use", "PostToolUse", { tool_name: "Read", tool_input: { file_path: join(w.project, "README.md") } }],
-      ["stop", "Stop", { stop_hook_active: false }],
-    ] as const) {
-      const r = spawnSync(bin(name), [], { input: input(w, event, extra), env: env as NodeJS.ProcessEnv, cwd: w.project, encoding: "utf8", timeout: 10_000 });
+    for (
+      const [name, event, extra] of [
+        ["pre-compact", "PreCompact", { trigger: "auto" }],
+        ["post-compact", "PostCompact", { compact_summary: "S." }],
+        ["session-start", "SessionStart", { source: "compact" }],
+        ["user-prompt-submit", "UserPromptSubmit", {}],
+        ["pre-tool-use", "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }],
+        ["post-tool-use", "PostToolUse", {
+          tool_name: "Read",
+          tool_input: { file_path: join(w.project, "README.md") },
+        }],
+        ["stop", "Stop", { stop_hook_active: false }],
+      ] as const
+    ) {
+      const r = spawnSync(bin(name), [], {
+        input: input(w, event, extra),
+        env: env as NodeJS.ProcessEnv,
+        cwd: w.project,
+        encoding: "utf8",
+        timeout: 10_000,
+      });
       assert.deepEqual(checkOutput(event, r.status, r.stdout ?? "", r.stderr ?? ""), [], name);
     }
   }
@@ -189,7 +217,9 @@ describe("full disk and read-only directories", { skip: !canMount && "needs root
     spawnSync("dd", ["if=/dev/zero", `of=${join(v.state, "filler")}`, "bs=4k", "count=64"]);
     const full = snapshotFiles([v.state]);
     hooks(v, { ...v.env, REHYDRATE_DEBUG: "1" });
-    for (const [p, text] of full) if (!p.includes("compactions") && !p.includes("markers")) assert.equal(readFileSync(p, "utf8"), text, p);
+    for (const [p, text] of full) {
+      if (!p.includes("compactions") && !p.includes("markers")) assert.equal(readFileSync(p, "utf8"), text, p);
+    }
     assertNoTornFile(v);
   });
 
@@ -214,21 +244,30 @@ describe("concurrency", () => {
   test("two sessions of one project and two hooks of one session at once, 12 rounds: no lost checkpoint number, no state of the wrong session, no corrupt file", async () => {
     const w = world(15);
     const env = { ...w.env, REHYDRATE_DEBUG: "1" };
-    const as = (sid: string, event: HookEventName, extra: Record<string, unknown> = {}) => JSON.stringify({ ...JSON.parse(input(w, event, extra)), session_id: sid });
+    const as = (sid: string, event: HookEventName, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ ...JSON.parse(input(w, event, extra)), session_id: sid });
     let preCompacts = 0;
     for (let round = 0; round < 12; round++) {
       const runs = await Promise.all([
         start("pre-compact", as(SESSION, "PreCompact", { trigger: "auto" }), env, w.project),
         start("pre-compact", as(OTHER, "PreCompact", { trigger: "auto" }), env, w.project),
         start("user-prompt-submit", as(SESSION, "UserPromptSubmit", { prompt: "go on" }), env, w.project),
-        start("post-tool-use", as(OTHER, "PostToolUse", { tool_name: "Read", tool_input: { file_path: join(w.project, "README.md") } }), env, w.project),
+        start(
+          "post-tool-use",
+          as(OTHER, "PostToolUse", { tool_name: "Read", tool_input: { file_path: join(w.project, "README.md") } }),
+          env,
+          w.project,
+        ),
       ]);
       preCompacts += 2;
       for (const r of runs) assert.equal(r.status, 0);
       assertNoTornFile(w);
       const numbers = checkpointNumbers(w);
       assert.deepEqual(numbers, numbers.map((_, i) => i + 1), `round ${round}: gap-free checkpoint numbers`);
-      assert.ok(numbers.length >= preCompacts, `round ${round}: ${numbers.length} checkpoints for ${preCompacts} PreCompact runs`);
+      assert.ok(
+        numbers.length >= preCompacts,
+        `round ${round}: ${numbers.length} checkpoints for ${preCompacts} PreCompact runs`,
+      );
       for (const sid of [SESSION, OTHER]) {
         const marker = JSON.parse(readFileSync(join(w.state, "markers", `${sid}.json`), "utf8"));
         assert.equal(marker.session_id, sid);
@@ -236,16 +275,31 @@ describe("concurrency", () => {
         assert.equal(record.session_id, sid);
       }
       // Both sessions resume at once, each with a second parallel SessionStart of its own.
-      const starts = await Promise.all([SESSION, SESSION, OTHER, OTHER].map((sid) => start("session-start", as(sid, "SessionStart", { source: "compact" }), env, w.project)));
+      const starts = await Promise.all(
+        [SESSION, SESSION, OTHER, OTHER].map((sid) =>
+          start("session-start", as(sid, "SessionStart", { source: "compact" }), env, w.project)
+        ),
+      );
       for (const sid of [SESSION, OTHER]) {
         // UserPromptSubmit of the first batch may have run after PreCompact and re-delivered it.
         const prompt = sid === SESSION ? [runs[2]] : [];
-        const mine = [...prompt, ...starts.filter((_, i) => (i < 2 ? SESSION : OTHER) === sid)].filter((r) => r.stdout.includes("nexus-context"));
+        const mine = [...prompt, ...starts.filter((_, i) => (i < 2 ? SESSION : OTHER) === sid)].filter((r) =>
+          r.stdout.includes("nexus-context")
+        );
         assert.equal(mine.length, 1, `round ${round}: session ${sid.slice(0, 8)} got its context exactly once`);
         assert.match(mine[0].stdout, new RegExp(`session id=\\\\"${sid}\\\\"`), "and it is its own");
       }
       // Each session's first tool call is denied once, whichever of them runs first.
-      const tools = await Promise.all([OTHER, SESSION].map((sid) => start("pre-tool-use", as(sid, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }), env, w.project)));
+      const tools = await Promise.all(
+        [OTHER, SESSION].map((sid) =>
+          start(
+            "pre-tool-use",
+            as(sid, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" } }),
+            env,
+            w.project,
+          )
+        ),
+      );
       for (const r of tools) assert.match(r.stdout, /"permissionDecision":"deny"/);
     }
     for (const cp of listFiles(join(w.project, ".jerry", "checkpoints"))) {

@@ -17,7 +17,14 @@ describe(`the hook fuzzer, a bounded slice (seed ${SEED})`, () => {
       const r = await fuzzHook({ seed: SEED, hook, cases: 400, spawn: 12, worldSize: 400, limitMs: 5000 });
       assert.equal(r.inProcess + r.binary, 400);
       assert.ok(r.binary >= 12, `${r.binary} binary cases`);
-      assert.deepEqual(r.failures.map((f) => `${f.mode} case ${f.case} (${f.kind}${f.damage ? `, ${f.damage}` : ""}): ${f.problems.join("; ")} [${f.replay}]`), []);
+      assert.deepEqual(
+        r.failures.map((f) =>
+          `${f.mode} case ${f.case} (${f.kind}${f.damage ? `, ${f.damage}` : ""}): ${
+            f.problems.join("; ")
+          } [${f.replay}]`
+        ),
+        [],
+      );
     });
   }
 });

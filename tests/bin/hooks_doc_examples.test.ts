@@ -20,7 +20,8 @@ const PAGES: [string, number][] = [
 ];
 const WORKSPACE = "/home/you/site";
 const TRANSCRIPT = "/home/you/.claude/projects/-home-you-site/8f14e45f-ea4b-4b1c-9d5e-0c1a2b3c4d5e.jsonl";
-const EXAMPLE = /<!-- example: ([a-z-]+) sample=([a-z]+)(?: after=([a-z,-]+))? -->\n[\s\S]*?```json\n([\s\S]*?)```\n[\s\S]*?```(?:json|text)\n([\s\S]*?)```\n<!-- \/example -->/g;
+const EXAMPLE =
+  /<!-- example: ([a-z-]+) sample=([a-z]+)(?: after=([a-z,-]+))? -->\n[\s\S]*?```json\n([\s\S]*?)```\n[\s\S]*?```(?:json|text)\n([\s\S]*?)```\n<!-- \/example -->/g;
 
 interface Example {
   hook: string;
@@ -50,10 +51,28 @@ function sandbox(sample: string): { project: string; transcript: string; env: Re
   if (sample === "workspace") {
     writeDemoTranscript(transcript, { projectDir: project, sessionId: "8f14e45f-ea4b-4b1c-9d5e-0c1a2b3c4d5e" });
   } else {
-    const usage = { input_tokens: 8, cache_creation_input_tokens: 1_992, cache_read_input_tokens: 169_000, output_tokens: 300 };
-    writeFileSync(transcript, JSON.stringify({ type: "assistant", isSidechain: false, uuid: "a1", message: { id: "msg_1", model: "claude-opus-4-8", role: "assistant", content: [], usage } }) + "\n");
+    const usage = {
+      input_tokens: 8,
+      cache_creation_input_tokens: 1_992,
+      cache_read_input_tokens: 169_000,
+      output_tokens: 300,
+    };
+    writeFileSync(
+      transcript,
+      JSON.stringify({
+        type: "assistant",
+        isSidechain: false,
+        uuid: "a1",
+        message: { id: "msg_1", model: "claude-opus-4-8", role: "assistant", content: [], usage },
+      }) + "\n",
+    );
   }
-  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project, REHYDRATE_STATE_DIR: join(tmp, "state") };
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CLAUDE_PROJECT_DIR: project,
+    REHYDRATE_STATE_DIR: join(tmp, "state"),
+  };
   if (sample === "worker") env.REHYDRATE_DISPATCH_FILE = join(project, "dispatch-task-42.md");
   return { project, transcript, env };
 }
@@ -83,14 +102,30 @@ for (const [page, fewest] of PAGES) {
       const input = JSON.parse(real(ex.stdin));
       for (const before of ex.after) {
         const event = { "pre-compact": "PreCompact", "session-start": "SessionStart" }[before]!;
-        const extra = before === "session-start" ? { source: "compact" } : { trigger: "manual", custom_instructions: null };
-        const r = run(bin(before), [], { stdin: JSON.stringify({ session_id: input.session_id, transcript_path: input.transcript_path, cwd: input.cwd, hook_event_name: event, ...extra }), env: box.env, cwd: box.project });
+        const extra = before === "session-start"
+          ? { source: "compact" }
+          : { trigger: "manual", custom_instructions: null };
+        const r = run(bin(before), [], {
+          stdin: JSON.stringify({
+            session_id: input.session_id,
+            transcript_path: input.transcript_path,
+            cwd: input.cwd,
+            hook_event_name: event,
+            ...extra,
+          }),
+          env: box.env,
+          cwd: box.project,
+        });
         assert.equal(r.status, 0, before);
       }
       const r = run(bin(ex.hook), [], { stdin: JSON.stringify(input), env: box.env, cwd: box.project });
       assert.equal(r.status, 0, ex.hook);
       const trimmed = r.stdout.trim();
-      const shown = trimmed === "" ? "(no output)" : trimmed.startsWith("{") ? JSON.stringify(JSON.parse(trimmed), null, 2) : trimmed;
+      const shown = trimmed === ""
+        ? "(no output)"
+        : trimmed.startsWith("{")
+        ? JSON.stringify(JSON.parse(trimmed), null, 2)
+        : trimmed;
       const got = normalise(shown, box) + "\n";
       if (process.env.UPDATE_GOLDEN === "1") {
         const at = text.indexOf(ex.stdout, text.indexOf(`<!-- example: ${ex.hook} sample=${ex.sample}`));

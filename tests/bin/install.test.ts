@@ -56,14 +56,24 @@ test("the installed commands run: rehydrate doctor passes them, with latency, an
   assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr);
   const report = JSON.parse(doctor.stdout);
   assert.equal(report.summary.fail, 0);
-  assert.deepEqual(report.latency.map((l: { hook: string }) => l.hook), ["pre-compact", "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use", "stop"]);
+  assert.deepEqual(report.latency.map((l: { hook: string }) => l.hook), [
+    "pre-compact",
+    "session-start",
+    "user-prompt-submit",
+    "pre-tool-use",
+    "post-tool-use",
+    "stop",
+  ]);
   for (const l of report.latency) {
     assert.equal(l.problem, null, l.hook);
     assert.ok(l.medianMs > 0 && l.floorMs > 0);
   }
   const status = run(rehydrate, ["status", "--json"], { cwd: s.project, env: s.env });
   assert.equal(status.status, 0, status.stderr);
-  assert.equal(JSON.parse(status.stdout).workflows.find((w: { workflow: string }) => w.workflow === "dispatch").used, true);
+  assert.equal(
+    JSON.parse(status.stdout).workflows.find((w: { workflow: string }) => w.workflow === "dispatch").used,
+    true,
+  );
 });
 
 test("rehydrate install leaves invalid JSON untouched with one line on stderr and exit 1", () => {

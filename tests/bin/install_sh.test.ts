@@ -5,7 +5,18 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,7 +26,15 @@ const ROOT = join(import.meta.dirname!, "..", "..");
 const INSTALL_SH = join(ROOT, "install.sh");
 const LAUNCHER = join(ROOT, "plugin", "rehydrate-launcher");
 const PLUGIN_VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
-const TARGETS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "darwin-x64", "darwin-arm64", "windows-x64"];
+const TARGETS = [
+  "linux-x64",
+  "linux-arm64",
+  "linux-x64-musl",
+  "linux-arm64-musl",
+  "darwin-x64",
+  "darwin-arm64",
+  "windows-x64",
+];
 const WINDOWS = process.platform === "win32";
 const SKIP_POSIX = WINDOWS ? "install.sh is a POSIX sh script; Windows users take the .exe from the release" : false;
 
@@ -108,7 +127,9 @@ function sh(script: string, args: string[], env: Record<string, string | undefin
 /** The caller's environment without any REHYDRATE_* setting, plus `extra`. */
 function cleanEnv(extra: Record<string, string>): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("REHYDRATE_") && !k.startsWith("CLAUDE_")) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith("REHYDRATE_") && !k.startsWith("CLAUDE_")) env[k] = v;
+  }
   return { ...env, ...extra };
 }
 
@@ -126,7 +147,9 @@ function fakeUname(s: string, m: string): string {
   return `case "$1" in -s) echo "${s}" ;; -m) echo "${m}" ;; *) echo "${s}" ;; esac`;
 }
 
-async function withRelease(fn: (ctx: { tmp: string; release: string; server: Served }) => Promise<void>): Promise<void> {
+async function withRelease(
+  fn: (ctx: { tmp: string; release: string; server: Served }) => Promise<void>,
+): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), "rehydrate-install-sh-"));
   const release = join(tmp, "release");
   writeRelease(release, "9.8.7");
@@ -144,10 +167,16 @@ function oneLine(text: string): void {
 }
 
 describe("install.sh", () => {
-  test("picks this platform's binary, verifies it, installs it with mode 755 and prints the next step", { skip: SKIP_POSIX }, async () => {
+  test("picks this platform's binary, verifies it, installs it with mode 755 and prints the next step", {
+    skip: SKIP_POSIX,
+  }, async () => {
     await withRelease(async ({ tmp, server }) => {
       const dir = join(tmp, "bin dir");
-      const r = await sh(INSTALL_SH, ["--version", "9.8.7", "--dir", dir], cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp }));
+      const r = await sh(
+        INSTALL_SH,
+        ["--version", "9.8.7", "--dir", dir],
+        cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp }),
+      );
       assert.equal(r.status, 0, r.stderr);
       const installed = join(dir, "rehydrate");
       assert.equal(readFileSync(installed, "utf8"), fakeBinary(hostTarget()));
@@ -162,7 +191,9 @@ describe("install.sh", () => {
     });
   });
 
-  test("without --version installs the release its SHA256SUMS names, into ~/.local/bin by default", { skip: SKIP_POSIX }, async () => {
+  test("without --version installs the release its SHA256SUMS names, into ~/.local/bin by default", {
+    skip: SKIP_POSIX,
+  }, async () => {
     await withRelease(async ({ tmp, server }) => {
       const r = await sh(INSTALL_SH, [], cleanEnv({ REHYDRATE_BASE_URL: server.url + "/", HOME: tmp }));
       assert.equal(r.status, 0, r.stderr);
@@ -175,7 +206,11 @@ describe("install.sh", () => {
     await withRelease(async ({ tmp, release, server }) => {
       writeFileSync(join(release, `rehydrate-9.8.7-${hostTarget()}`), "#!/bin/sh\necho pwned\n");
       const dir = join(tmp, "bin");
-      const r = await sh(INSTALL_SH, ["--version", "9.8.7", "--dir", dir], cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp }));
+      const r = await sh(
+        INSTALL_SH,
+        ["--version", "9.8.7", "--dir", dir],
+        cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp }),
+      );
       assert.equal(r.status, 1);
       assert.match(r.stderr, /^install\.sh: checksum mismatch for rehydrate-9\.8\.7-/);
       oneLine(r.stderr);
@@ -186,7 +221,11 @@ describe("install.sh", () => {
 
   test("reports a download failure in one line", { skip: SKIP_POSIX }, async () => {
     await withRelease(async ({ tmp, server }) => {
-      const r = await sh(INSTALL_SH, ["--version", "9.8.7", "--dir", join(tmp, "bin")], cleanEnv({ REHYDRATE_BASE_URL: server.url.replace("/release", "/nothing-here"), HOME: tmp }));
+      const r = await sh(
+        INSTALL_SH,
+        ["--version", "9.8.7", "--dir", join(tmp, "bin")],
+        cleanEnv({ REHYDRATE_BASE_URL: server.url.replace("/release", "/nothing-here"), HOME: tmp }),
+      );
       assert.equal(r.status, 1);
       assert.match(r.stderr, /^install\.sh: download failed: http:\/\/127\.0\.0\.1:\d+\/nothing-here\/SHA256SUMS/);
       oneLine(r.stderr);
@@ -195,7 +234,11 @@ describe("install.sh", () => {
 
   test("reports a version that the release does not have", { skip: SKIP_POSIX }, async () => {
     await withRelease(async ({ tmp, server }) => {
-      const r = await sh(INSTALL_SH, ["--version", "1.2.3", "--dir", join(tmp, "bin")], cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp }));
+      const r = await sh(
+        INSTALL_SH,
+        ["--version", "1.2.3", "--dir", join(tmp, "bin")],
+        cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp }),
+      );
       assert.equal(r.status, 1);
       assert.match(r.stderr, /has no entry for rehydrate-1\.2\.3-/);
       oneLine(r.stderr);
@@ -204,9 +247,19 @@ describe("install.sh", () => {
 
   test("refuses an unknown operating system and an unknown CPU in one line", { skip: SKIP_POSIX }, async () => {
     await withRelease(async ({ tmp, server }) => {
-      for (const [s, m, message] of [["Plan9", "x86_64", /unsupported operating system "Plan9"/], ["Linux", "mips", /unsupported CPU architecture "mips"/]] as const) {
+      for (
+        const [s, m, message] of [["Plan9", "x86_64", /unsupported operating system "Plan9"/], [
+          "Linux",
+          "mips",
+          /unsupported CPU architecture "mips"/,
+        ]] as const
+      ) {
         const bin = fakeTools(join(tmp, `tools-${s}`), { uname: fakeUname(s, m) });
-        const r = await sh(INSTALL_SH, ["--dir", join(tmp, "bin")], cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp, PATH: `${bin}:${process.env.PATH}` }));
+        const r = await sh(
+          INSTALL_SH,
+          ["--dir", join(tmp, "bin")],
+          cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp, PATH: `${bin}:${process.env.PATH}` }),
+        );
         assert.equal(r.status, 1);
         assert.match(r.stderr, message);
         oneLine(r.stderr);
@@ -229,7 +282,11 @@ describe("install.sh", () => {
       for (const [i, [s, m, extra, target, name]] of cases.entries()) {
         const bin = fakeTools(join(tmp, `tools-${i}`), { uname: fakeUname(s, m), ...extra });
         const dir = join(tmp, `bin-${i}`);
-        const r = await sh(INSTALL_SH, ["--dir", dir, "--quiet"], cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp, PATH: `${bin}:${process.env.PATH}` }));
+        const r = await sh(
+          INSTALL_SH,
+          ["--dir", dir, "--quiet"],
+          cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp, PATH: `${bin}:${process.env.PATH}` }),
+        );
         assert.equal(r.status, 0, `${s} ${m}: ${r.stderr}`);
         assert.equal(r.stdout, "", "--quiet prints nothing");
         assert.equal(readFileSync(join(dir, name), "utf8"), fakeBinary(target), `${s} ${m} ${JSON.stringify(extra)}`);
@@ -237,21 +294,51 @@ describe("install.sh", () => {
     });
   });
 
-  test("downloads with wget when asked to", { skip: SKIP_POSIX || (!has("wget") && "wget is not installed") }, async () => {
-    await withRelease(async ({ tmp, server }) => {
-      const dir = join(tmp, "bin");
-      const r = await sh(INSTALL_SH, ["--version", "9.8.7", "--dir", dir], cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp, REHYDRATE_DOWNLOADER: "wget" }));
-      assert.equal(r.status, 0, r.stderr);
-      assert.equal(readFileSync(join(dir, "rehydrate"), "utf8"), fakeBinary(hostTarget()));
-    });
-  });
+  test(
+    "downloads with wget when asked to",
+    { skip: SKIP_POSIX || (!has("wget") && "wget is not installed") },
+    async () => {
+      await withRelease(async ({ tmp, server }) => {
+        const dir = join(tmp, "bin");
+        const r = await sh(
+          INSTALL_SH,
+          ["--version", "9.8.7", "--dir", dir],
+          cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp, REHYDRATE_DOWNLOADER: "wget" }),
+        );
+        assert.equal(r.status, 0, r.stderr);
+        assert.equal(readFileSync(join(dir, "rehydrate"), "utf8"), fakeBinary(hostTarget()));
+      });
+    },
+  );
 
-  test("verifies with shasum where sha256sum is missing, and still catches a mismatch", { skip: SKIP_POSIX || (!has("shasum") && "shasum is not installed") }, async () => {
+  test("verifies with shasum where sha256sum is missing, and still catches a mismatch", {
+    skip: SKIP_POSIX || (!has("shasum") && "shasum is not installed"),
+  }, async () => {
     await withRelease(async ({ tmp, release, server }) => {
       // A PATH holding only the tools install.sh uses, minus sha256sum.
       const tools = join(tmp, "only");
       mkdirSync(tools);
-      for (const t of ["uname", "sed", "head", "cut", "mkdir", "mktemp", "rm", "chmod", "mv", "curl", "ls", "grep", "ldd", "sysctl", "shasum", "perl", "cat"]) {
+      for (
+        const t of [
+          "uname",
+          "sed",
+          "head",
+          "cut",
+          "mkdir",
+          "mktemp",
+          "rm",
+          "chmod",
+          "mv",
+          "curl",
+          "ls",
+          "grep",
+          "ldd",
+          "sysctl",
+          "shasum",
+          "perl",
+          "cat",
+        ]
+      ) {
         const found = spawnSync("sh", ["-c", `command -v ${t}`], { encoding: "utf8" }).stdout.trim();
         if (found.startsWith("/")) symlinkSync(found, join(tools, t));
       }
@@ -288,7 +375,11 @@ describe("install.sh", () => {
   });
 
   test("passes shellcheck", { skip: SKIP_POSIX || (!has("shellcheck") && "shellcheck is not installed") }, () => {
-    const scripts = [INSTALL_SH, LAUNCHER, ...readdirSync(join(ROOT, "scripts")).filter((f) => f.endsWith(".sh")).map((f) => join(ROOT, "scripts", f))];
+    const scripts = [
+      INSTALL_SH,
+      LAUNCHER,
+      ...readdirSync(join(ROOT, "scripts")).filter((f) => f.endsWith(".sh")).map((f) => join(ROOT, "scripts", f)),
+    ];
     const r = spawnSync("shellcheck", ["--shell=sh", ...scripts], { encoding: "utf8" });
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
@@ -308,23 +399,27 @@ describe("the plugin launcher", () => {
     });
   }
 
-  test("fetches and verifies the binary in the background on first use, then runs it", { skip: SKIP_POSIX }, async () => {
-    await withRelease(async ({ tmp, server }) => {
-      writeRelease(join(tmp, "release"), PLUGIN_VERSION);
-      const data = join(tmp, "plugin-data");
-      const env = cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp, CLAUDE_PLUGIN_DATA: data });
-      const first = await sh(LAUNCHER, ["session-start"], env, '{"hook_event_name":"SessionStart"}');
-      assert.equal(first.status, 0);
-      assert.match(JSON.parse(first.stdout).systemMessage, /downloading/);
-      const bin = join(data, "bin", `rehydrate-${PLUGIN_VERSION}`);
-      await waitFor(() => existsSync(bin) && !existsSync(join(data, "bin", ".fetching")));
-      assert.equal(statSync(bin).mode & 0o777, 0o755);
-      const second = await sh(LAUNCHER, ["pre-tool-use"], env, "{}");
-      assert.equal(second.status, 0);
-      assert.equal(second.stdout.trim(), `fake rehydrate for ${hostTarget()} pre-tool-use`);
-      assert.equal(server.requests.filter((p) => p.endsWith("SHA256SUMS")).length, 1, "downloaded once");
-    });
-  });
+  test(
+    "fetches and verifies the binary in the background on first use, then runs it",
+    { skip: SKIP_POSIX },
+    async () => {
+      await withRelease(async ({ tmp, server }) => {
+        writeRelease(join(tmp, "release"), PLUGIN_VERSION);
+        const data = join(tmp, "plugin-data");
+        const env = cleanEnv({ REHYDRATE_BASE_URL: server.url, HOME: tmp, CLAUDE_PLUGIN_DATA: data });
+        const first = await sh(LAUNCHER, ["session-start"], env, '{"hook_event_name":"SessionStart"}');
+        assert.equal(first.status, 0);
+        assert.match(JSON.parse(first.stdout).systemMessage, /downloading/);
+        const bin = join(data, "bin", `rehydrate-${PLUGIN_VERSION}`);
+        await waitFor(() => existsSync(bin) && !existsSync(join(data, "bin", ".fetching")));
+        assert.equal(statSync(bin).mode & 0o777, 0o755);
+        const second = await sh(LAUNCHER, ["pre-tool-use"], env, "{}");
+        assert.equal(second.status, 0);
+        assert.equal(second.stdout.trim(), `fake rehydrate for ${hostTarget()} pre-tool-use`);
+        assert.equal(server.requests.filter((p) => p.endsWith("SHA256SUMS")).length, 1, "downloaded once");
+      });
+    },
+  );
 
   test("stays silent and retries later when the download fails", { skip: SKIP_POSIX }, async () => {
     await withRelease(async ({ tmp, release, server }) => {

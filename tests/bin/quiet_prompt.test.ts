@@ -5,7 +5,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { bin, EXE, ROOT, run } from "./_bin.ts";
@@ -28,18 +39,44 @@ function world(): World {
   mkdirSync(home);
   const transcript = join(home, "t.jsonl");
   writeFileSync(transcript, "");
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CLAUDE_PROJECT_DIR: ws, REHYDRATE_STATE_DIR: join(home, "state") };
-  const stdin = (event: string) => JSON.stringify({ session_id: "sess-q", transcript_path: transcript, cwd: ws, hook_event_name: event, prompt: "go", trigger: "auto", custom_instructions: "" });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    CLAUDE_PROJECT_DIR: ws,
+    REHYDRATE_STATE_DIR: join(home, "state"),
+  };
+  const stdin = (event: string) =>
+    JSON.stringify({
+      session_id: "sess-q",
+      transcript_path: transcript,
+      cwd: ws,
+      hook_event_name: event,
+      prompt: "go",
+      trigger: "auto",
+      custom_instructions: "",
+    });
   return { ws, env, transcript, memo: join(home, "state", "quiet", "sess-q.json"), stdin };
 }
 
 let row = 0;
 function grow(w: World, tokens: number): void {
   const id = `a${++row}`;
-  appendFileSync(w.transcript, JSON.stringify({
-    type: "assistant", uuid: id, parentUuid: null, isSidechain: false,
-    message: { id: `msg_${id}`, model: "claude-opus-4-6", role: "assistant", content: [{ type: "text", text: "ok" }], usage: { input_tokens: tokens, output_tokens: 1 } },
-  }) + "\n");
+  appendFileSync(
+    w.transcript,
+    JSON.stringify({
+      type: "assistant",
+      uuid: id,
+      parentUuid: null,
+      isSidechain: false,
+      message: {
+        id: `msg_${id}`,
+        model: "claude-opus-4-6",
+        role: "assistant",
+        content: [{ type: "text", text: "ok" }],
+        usage: { input_tokens: tokens, output_tokens: 1 },
+      },
+    }) + "\n",
+  );
 }
 
 function age(dir: string): void {
@@ -62,7 +99,12 @@ function settle(w: World, hook: string[]): void {
   assert.ok(statSync(w.memo).isFile(), "no memo after a quiet prompt");
 }
 
-for (const [label, hook] of [["dist/user-prompt-submit", [bin("user-prompt-submit")]], ["rehydrate user-prompt-submit", [bin("rehydrate"), "user-prompt-submit"]]] as const) {
+for (
+  const [label, hook] of [["dist/user-prompt-submit", [bin("user-prompt-submit")]], ["rehydrate user-prompt-submit", [
+    bin("rehydrate"),
+    "user-prompt-submit",
+  ]]] as const
+) {
   test(`${label} answers a quiet prompt on the fast path, as the full hook would`, () => {
     const w = world();
     settle(w, [...hook]);
@@ -72,14 +114,20 @@ for (const [label, hook] of [["dist/user-prompt-submit", [bin("user-prompt-submi
     const fast = run(hook[0], hook.slice(1), { env: w.env, stdin: w.stdin("UserPromptSubmit") });
     assert.equal(fast.status, 0);
     const out = JSON.parse(fast.stdout).hookSpecificOutput.additionalContext;
-    assert.match(out, /^<context-monitor level="WARNING" fill="70.0%" tokens="140000" window="200000" resumption="(FRESH|STALE|UNKNOWN)"\/>$/);
+    assert.match(
+      out,
+      /^<context-monitor level="WARNING" fill="70.0%" tokens="140000" window="200000" resumption="(FRESH|STALE|UNKNOWN)"\/>$/,
+    );
     const state = JSON.parse(readFileSync(join(w.ws, ".jerry", "context-monitor-state.json"), "utf8"));
     assert.equal(state.tokens, 140_000);
     // The full hook would have written the memo again: the fast path left it alone.
     assert.equal(readFileSync(w.memo, "utf8"), memo);
     assert.equal(statSync(w.memo).mtimeMs, memoMtime);
     // The full hook, switched on by hand, prints the same.
-    const slow = run(hook[0], hook.slice(1), { env: { ...w.env, REHYDRATE_QUIET: "0" }, stdin: w.stdin("UserPromptSubmit") });
+    const slow = run(hook[0], hook.slice(1), {
+      env: { ...w.env, REHYDRATE_QUIET: "0" },
+      stdin: w.stdin("UserPromptSubmit"),
+    });
     assert.equal(slow.stdout, fast.stdout);
     // --help and bad input still reach the full hook's entry.
     assert.match(run(hook[0], [...hook.slice(1), "--help"]).stdout, /UserPromptSubmit/);
@@ -90,7 +138,9 @@ for (const [label, hook] of [["dist/user-prompt-submit", [bin("user-prompt-submi
 
 // strace present and allowed to trace here (a container may forbid ptrace).
 const strace = EXE === "" && spawnSync("strace", ["-qq", "-o", "/dev/null", "true"]).status === 0;
-test("the memo names every file the full UserPromptSubmit hook looks at (strace)", { skip: strace ? false : "no usable strace here" }, () => {
+test("the memo names every file the full UserPromptSubmit hook looks at (strace)", {
+  skip: strace ? false : "no usable strace here",
+}, () => {
   const w = world();
   settle(w, [bin("user-prompt-submit")]);
   rmSync(w.memo);
@@ -102,16 +152,23 @@ test("the memo names every file the full UserPromptSubmit hook looks at (strace)
     encoding: "utf8",
   });
   assert.equal(r.status, 0, r.stderr);
-  const memo = JSON.parse(readFileSync(w.memo, "utf8")) as { deps: [string, string, string][]; monitor: { state_path: string } };
+  const memo = JSON.parse(readFileSync(w.memo, "utf8")) as {
+    deps: [string, string, string][];
+    monitor: { state_path: string };
+  };
   const named = new Set(memo.deps.map((d) => d[0]));
   // Besides the memo's files, the hook may look at the transcript, at the state it writes (and
   // its temporary files), at the memo itself and at the folders on the way to any of them.
   const allowed = (p: string): boolean => {
-    if (named.has(p) || p === w.transcript || p.startsWith(memo.monitor.state_path) || p.startsWith(dirname(w.memo))) return true;
+    if (named.has(p) || p === w.transcript || p.startsWith(memo.monitor.state_path) || p.startsWith(dirname(w.memo))) {
+      return true;
+    }
     if (p.includes("/.context-monitor-state.json.") || /\.tmp$/.test(p)) return true;
     // A delivery claim is only tested for existence: the compactions folder's mtime (named) moves
     // when one appears or goes.
-    if (dirname(p) === join(w.ws, ".home", "state", "compactions") && p.endsWith(".delivered") && named.has(dirname(p))) return true;
+    if (
+      dirname(p) === join(w.ws, ".home", "state", "compactions") && p.endsWith(".delivered") && named.has(dirname(p))
+    ) return true;
     return [...named, w.transcript, memo.monitor.state_path, w.memo].some((n) => n.startsWith(p + "/"));
   };
   const seen = new Set<string>();

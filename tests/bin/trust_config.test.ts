@@ -9,7 +9,17 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bin, EXE, FIXTURES, ROOT } from "./_bin.ts";
@@ -45,19 +55,47 @@ function world(layout: "projects" | "orchestration" | "plain", config: unknown, 
   const state = join(base, "state");
   mkdirSync(join(home, ".claude"), { recursive: true });
   writeFileSync(join(home, "tok"), `${TOKEN}\n`);
-  writeFileSync(join(home, "notes.md"), `---\ntitle: ${NOTES} title\nstatus: active\n---\n# ${NOTES}\n\n## Progress\n- ${NOTES} progress\n`);
+  writeFileSync(
+    join(home, "notes.md"),
+    `---\ntitle: ${NOTES} title\nstatus: active\n---\n# ${NOTES}\n\n## Progress\n- ${NOTES} progress\n`,
+  );
   writeFileSync(join(home, ".npmrc"), `//registry.npmjs.org/:_authToken=${NPMRC}\n`);
   if (layout === "projects") cpSync(join(ROOT, "examples", "workspace"), project, { recursive: true });
-  else if (layout === "orchestration") cpSync(join(ROOT, "tests", "fixtures", "orchestration", "workspace"), project, { recursive: true });
-  else mkdirSync(project, { recursive: true });
+  else if (layout === "orchestration") {
+    cpSync(join(ROOT, "tests", "fixtures", "orchestration", "workspace"), project, { recursive: true });
+  } else mkdirSync(project, { recursive: true });
   mkdirSync(join(project, ".claude"), { recursive: true });
   writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify(config, null, 2));
   const transcript = join(base, `${SESSION}.jsonl`);
   const rows = [
-    { type: "user", uuid: "u0", parentUuid: null, isSidechain: false, sessionId: SESSION, cwd: project, message: { role: "user", content: "go on" } },
     {
-      type: "assistant", uuid: "a1", parentUuid: "u0", isSidechain: false, sessionId: SESSION, cwd: project,
-      message: { id: "msg_a1", model: "claude-opus-4-6", role: "assistant", content: [{ type: "text", text: "ok" }], usage: { input_tokens: 3, cache_read_input_tokens: tokens - 3, cache_creation_input_tokens: 0, output_tokens: 5 } },
+      type: "user",
+      uuid: "u0",
+      parentUuid: null,
+      isSidechain: false,
+      sessionId: SESSION,
+      cwd: project,
+      message: { role: "user", content: "go on" },
+    },
+    {
+      type: "assistant",
+      uuid: "a1",
+      parentUuid: "u0",
+      isSidechain: false,
+      sessionId: SESSION,
+      cwd: project,
+      message: {
+        id: "msg_a1",
+        model: "claude-opus-4-6",
+        role: "assistant",
+        content: [{ type: "text", text: "ok" }],
+        usage: {
+          input_tokens: 3,
+          cache_read_input_tokens: tokens - 3,
+          cache_creation_input_tokens: 0,
+          output_tokens: 5,
+        },
+      },
     },
   ];
   writeFileSync(transcript, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
@@ -84,8 +122,20 @@ const TEMPLATE: Record<string, [string, string]> = {
 
 /** Runs one hook binary as Claude Code does: the captured payload, this session, the project as cwd. */
 function hook(w: World, name: string, extra: Record<string, unknown> = {}): Ran {
-  const input = { ...JSON.parse(readFileSync(join(FIXTURES, "hook-inputs", TEMPLATE[name][0]), "utf8")), session_id: SESSION, transcript_path: w.transcript, cwd: w.project, ...extra };
-  const r = spawnSync(exe(name), [], { input: JSON.stringify(input), cwd: w.project, env: w.env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 20_000 });
+  const input = {
+    ...JSON.parse(readFileSync(join(FIXTURES, "hook-inputs", TEMPLATE[name][0]), "utf8")),
+    session_id: SESSION,
+    transcript_path: w.transcript,
+    cwd: w.project,
+    ...extra,
+  };
+  const r = spawnSync(exe(name), [], {
+    input: JSON.stringify(input),
+    cwd: w.project,
+    env: w.env as NodeJS.ProcessEnv,
+    encoding: "utf8",
+    timeout: 20_000,
+  });
   return { hook: name, status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
@@ -132,12 +182,19 @@ function assertNoCanary(w: World, runs: Ran[]): void {
 }
 
 function context(runs: Ran[], name: string): string {
-  return runs.filter((r) => r.hook === name && r.stdout.trim().startsWith("{")).map((r) => JSON.stringify(JSON.parse(r.stdout))).join("\n");
+  return runs.filter((r) => r.hook === name && r.stdout.trim().startsWith("{")).map((r) =>
+    JSON.stringify(JSON.parse(r.stdout))
+  ).join("\n");
 }
 
 /** `rehydrate doctor --json` for the project: its config checks. */
 function doctorConfig(w: World): { status: string; area: string; message: string }[] {
-  const r = spawnSync(exe("rehydrate"), ["doctor", "--project", w.project, "--no-latency", "--json"], { cwd: w.project, env: w.env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 30_000 });
+  const r = spawnSync(exe("rehydrate"), ["doctor", "--project", w.project, "--no-latency", "--json"], {
+    cwd: w.project,
+    env: w.env as NodeJS.ProcessEnv,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   const report = JSON.parse(r.stdout) as { checks: { status: string; area: string; message: string }[] };
   for (const c of CANARIES) assert.ok(!r.stdout.includes(c) && !(r.stderr ?? "").includes(c), `doctor prints ${c}`);
   return report.checks.filter((c) => c.area === "config");
@@ -147,52 +204,84 @@ function assertDoctorWarns(w: World, pointers: string[]): void {
   const checks = doctorConfig(w);
   const file = join(w.project, ".claude", "rehydrate.json");
   for (const p of pointers) {
-    assert.ok(checks.some((c) => c.status === "warn" && c.message.startsWith(`${file}#${p}: `)), `doctor warns about ${file}#${p}:\n${JSON.stringify(checks, null, 2)}`);
+    assert.ok(
+      checks.some((c) => c.status === "warn" && c.message.startsWith(`${file}#${p}: `)),
+      `doctor warns about ${file}#${p}:\n${JSON.stringify(checks, null, 2)}`,
+    );
   }
 }
 
 describe("a project's .claude/rehydrate.json cannot reach outside the project (issue #22, rule 1)", () => {
-  test("V1: projects.stateFile naming a file in HOME is not read, and its content never reaches <resume-status>", { skip: !posix }, () => {
+  test("V1: projects.stateFile naming a file in HOME is not read, and its content never reaches <resume-status>", {
+    skip: !posix,
+  }, () => {
     const w = world("projects", { projects: { stateFile: "/placeholder" } });
-    writeFileSync(join(w.project, ".claude", "rehydrate.json"), JSON.stringify({ projects: { stateFile: join(w.home, "tok") } }));
+    writeFileSync(
+      join(w.project, ".claude", "rehydrate.json"),
+      JSON.stringify({ projects: { stateFile: join(w.home, "tok") } }),
+    );
     const runs = [hook(w, "session-start"), hook(w, "user-prompt-submit", { prompt: "continue" })];
     assertNoCanary(w, runs);
     assert.equal(readFileSync(join(w.home, "tok"), "utf8"), `${TOKEN}\n`, "the file in HOME is untouched");
     assertDoctorWarns(w, ["/projects/stateFile"]);
   });
 
-  test("V1, rule 5: a state file that is not JSON is reported by code and position, never its content", { skip: !posix }, () => {
+  test("V1, rule 5: a state file that is not JSON is reported by code and position, never its content", {
+    skip: !posix,
+  }, () => {
     const w = world("projects", {});
     const flat = join(w.project, "00-system", ".cache", "precompact_state.json");
     mkdirSync(join(flat, ".."), { recursive: true });
     writeFileSync(flat, `${TOKEN}\n`);
     const runs = [hook(w, "session-start")];
     assert.ok(!runs[0].stdout.includes(TOKEN), runs[0].stdout);
-    assert.match(context(runs, "session-start"), /<resume-status reason=\\"invalid-state\\">Cannot parse the state file: invalid_json \(unexpected_character\) at line 1, column 1<\/resume-status>/);
+    assert.match(
+      context(runs, "session-start"),
+      /<resume-status reason=\\"invalid-state\\">Cannot parse the state file: invalid_json \(unexpected_character\) at line 1, column 1<\/resume-status>/,
+    );
   });
 
-  test("V2: dispatch.dispatchPathFile in the project cannot make a file in HOME the worker's dispatch file", { skip: !posix }, () => {
+  test("V2: dispatch.dispatchPathFile in the project cannot make a file in HOME the worker's dispatch file", {
+    skip: !posix,
+  }, () => {
     const w = world("plain", { dispatch: { dispatchPathFile: ".claude/dp" } });
     writeFileSync(join(w.project, ".claude", "dp"), `${join(w.home, "notes.md")}\n`);
     const runs = compactionCycle(w);
     assertNoCanary(w, runs);
     for (const r of runs) assert.ok(!r.stdout.includes("notes.md"), `${r.hook} names ~/notes.md:\n${r.stdout}`);
-    assert.equal(runs.find((r) => r.hook === "pre-tool-use")!.stdout.includes("deny"), false, "the next tool call is not denied");
+    assert.equal(
+      runs.find((r) => r.hook === "pre-tool-use")!.stdout.includes("deny"),
+      false,
+      "the next tool call is not denied",
+    );
     assertDoctorWarns(w, ["/dispatch/dispatchPathFile"]);
   });
 
-  test("V2: handlerStateFile, dispatchDir and handlerSkill in the project cannot list or name HOME's files", { skip: !posix }, () => {
-    const w = world("plain", { dispatch: { handlerStateFile: "~/.npmrc", dispatchDir: "~/", handlerSkill: "handler" } });
-    const register = hook(w, "post-tool-use", { tool_name: "Skill", tool_input: { skill: "handler" }, tool_response: { success: true } });
+  test("V2: handlerStateFile, dispatchDir and handlerSkill in the project cannot list or name HOME's files", {
+    skip: !posix,
+  }, () => {
+    const w = world("plain", {
+      dispatch: { handlerStateFile: "~/.npmrc", dispatchDir: "~/", handlerSkill: "handler" },
+    });
+    const register = hook(w, "post-tool-use", {
+      tool_name: "Skill",
+      tool_input: { skill: "handler" },
+      tool_response: { success: true },
+    });
     const runs = compactionCycle(w, [register]);
     assertNoCanary(w, runs);
     for (const r of runs) {
-      assert.ok(!r.stdout.includes(".npmrc") && !r.stdout.includes(join(w.home, "notes.md")), `${r.hook} names a file in HOME:\n${r.stdout}`);
+      assert.ok(
+        !r.stdout.includes(".npmrc") && !r.stdout.includes(join(w.home, "notes.md")),
+        `${r.hook} names a file in HOME:\n${r.stdout}`,
+      );
     }
     assertDoctorWarns(w, ["/dispatch/handlerStateFile", "/dispatch/dispatchDir", "/dispatch/handlerSkill"]);
   });
 
-  test("V2: dispatch.env in the project cannot choose the environment variable that names the dispatch file", { skip: !posix }, () => {
+  test("V2: dispatch.env in the project cannot choose the environment variable that names the dispatch file", {
+    skip: !posix,
+  }, () => {
     const w = world("plain", { dispatch: { env: "TRUST_NOTES" } });
     w.env.TRUST_NOTES = join(w.home, "notes.md");
     const runs = compactionCycle(w);
@@ -201,7 +290,9 @@ describe("a project's .claude/rehydrate.json cannot reach outside the project (i
     assertDoctorWarns(w, ["/dispatch/env"]);
   });
 
-  test("W9: debug: true in the project writes no debug log, so nothing read through a dispatch path lands in one", { skip: !posix }, () => {
+  test("W9: debug: true in the project writes no debug log, so nothing read through a dispatch path lands in one", {
+    skip: !posix,
+  }, () => {
     const w = world("plain", { debug: true, dispatch: { dispatchPathFile: "~/tok" } });
     const runs = compactionCycle(w);
     assertNoCanary(w, runs);
@@ -209,16 +300,26 @@ describe("a project's .claude/rehydrate.json cannot reach outside the project (i
     assertDoctorWarns(w, ["/debug", "/dispatch/dispatchPathFile"]);
   });
 
-  test("W10: thresholds below their floors in the project cannot make every prompt say compaction is imminent", { skip: !posix }, () => {
-    const w = world("orchestration", { orchestration: { thresholds: { warning: 0.01, critical: 0.02, compaction: 0.03 } } });
+  test("W10: thresholds below their floors in the project cannot make every prompt say compaction is imminent", {
+    skip: !posix,
+  }, () => {
+    const w = world("orchestration", {
+      orchestration: { thresholds: { warning: 0.01, critical: 0.02, compaction: 0.03 } },
+    });
     const runs = [hook(w, "session-start", { source: "startup" }), hook(w, "user-prompt-submit", { prompt: "hello" })];
     assertNoCanary(w, runs);
     const said = runs.map((r) => r.stdout).join("\n");
     assert.ok(!/imminent|level=\\?"(COMPACTION|CRITICAL|WARNING)/.test(said), said);
-    assertDoctorWarns(w, ["/orchestration/thresholds/warning", "/orchestration/thresholds/critical", "/orchestration/thresholds/compaction"]);
+    assertDoctorWarns(w, [
+      "/orchestration/thresholds/warning",
+      "/orchestration/thresholds/critical",
+      "/orchestration/thresholds/compaction",
+    ]);
   });
 
-  test("W10: contextWindow.tokens in the project cannot shrink the window so that every prompt is imminent", { skip: !posix }, () => {
+  test("W10: contextWindow.tokens in the project cannot shrink the window so that every prompt is imminent", {
+    skip: !posix,
+  }, () => {
     const w = world("orchestration", { contextWindow: { tokens: 1000 } });
     const runs = [hook(w, "session-start", { source: "startup" }), hook(w, "user-prompt-submit", { prompt: "hello" })];
     const said = runs.map((r) => r.stdout).join("\n");

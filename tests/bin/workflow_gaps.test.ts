@@ -60,7 +60,13 @@ function sandbox(tmp: string, project: string, sessionId: string): Sandbox {
     sessionId,
     transcript,
     call(hook, extra = {}) {
-      const input = { ...payload(TEMPLATE[hook]), session_id: sessionId, transcript_path: transcript, cwd: project, ...extra };
+      const input = {
+        ...payload(TEMPLATE[hook]),
+        session_id: sessionId,
+        transcript_path: transcript,
+        cwd: project,
+        ...extra,
+      };
       const r = run(hookBin(hook), [], { stdin: JSON.stringify(input), env, cwd: project });
       assert.equal(r.status, 0, `${hook}: exit ${r.status} ${r.stderr}`);
       return r.stdout;
@@ -106,8 +112,24 @@ describe("a worse save never replaces a better one (issue #26)", () => {
     writeDemoTranscript(s.transcript, { projectDir: s.project, sessionId: s.sessionId });
     s.call("pre-compact");
     const chat = [
-      { type: "user", sessionId: s.sessionId, cwd: s.project, uuid: "c1", parentUuid: null, timestamp: "2026-11-21T12:00:00.000Z", message: { role: "user", content: "How are you today?" } },
-      { type: "assistant", sessionId: s.sessionId, cwd: s.project, uuid: "c2", parentUuid: "c1", timestamp: "2026-11-21T12:00:01.000Z", message: { role: "assistant", content: [{ type: "text", text: "Fine, thanks." }] } },
+      {
+        type: "user",
+        sessionId: s.sessionId,
+        cwd: s.project,
+        uuid: "c1",
+        parentUuid: null,
+        timestamp: "2026-11-21T12:00:00.000Z",
+        message: { role: "user", content: "How are you today?" },
+      },
+      {
+        type: "assistant",
+        sessionId: s.sessionId,
+        cwd: s.project,
+        uuid: "c2",
+        parentUuid: "c1",
+        timestamp: "2026-11-21T12:00:01.000Z",
+        message: { role: "assistant", content: [{ type: "text", text: "Fine, thanks." }] },
+      },
     ];
     writeFileSync(s.transcript, chat.map((r) => JSON.stringify(r)).join("\n") + "\n");
     s.call("pre-compact");
@@ -155,7 +177,10 @@ describe("a medium-confidence resume asks to verify the project (issue #26)", ()
     const text = resumeWith("medium");
     assert.match(text, /mode="compact" project="02-api-migration"/);
     const instruction = text.slice(text.lastIndexOf("<instruction>"));
-    assert.match(instruction, /detected with medium confidence only: if it does not match what the user was working on, verify the project with the user/);
+    assert.match(
+      instruction,
+      /detected with medium confidence only: if it does not match what the user was working on, verify the project with the user/,
+    );
     assert.ok(text.length <= 9500, `${text.length} characters`);
   });
 
@@ -171,7 +196,9 @@ describe("a handler re-reads handler-state.md by default (issue #26)", () => {
   const handlerSkill = { tool_name: "Skill", tool_input: { skill: "handler" }, tool_response: { success: true } };
   const bash = { tool_name: "Bash", tool_input: { command: "git status" } };
 
-  function handler(prepare: (project: string, tmp: string) => void): { reason: string; start: string; project: string } {
+  function handler(
+    prepare: (project: string, tmp: string) => void,
+  ): { reason: string; start: string; project: string } {
     const tmp = mkdtempSync(join(tmpdir(), "rehydrate-gaps-"));
     const project = join(tmp, "project");
     cpSync(join(ROOT, "tests", "fixtures", "dispatch", "project"), project, { recursive: true });

@@ -7,7 +7,16 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { count, E2e, firstAfterCompaction, type LoggedRequest, ourElements, requestText, ROOT, scripted } from "./harness.ts";
+import {
+  count,
+  E2e,
+  firstAfterCompaction,
+  type LoggedRequest,
+  ourElements,
+  requestText,
+  ROOT,
+  scripted,
+} from "./harness.ts";
 import { writeLatencyReport } from "./latency.ts";
 
 const TASK = "Fix rounding: sum integer cents in src/format.js";
@@ -25,20 +34,41 @@ describe("an ordinary repository under the real Claude Code client", () => {
     e = await E2e.start("everyday");
     repo = e.workspace(join(ROOT, "examples", "everyday"));
     const p = (rel: string) => join(repo, rel);
-    const first = await e.claude(repo, scripted("The totals are off by a cent sometimes. Find out why.", [
-      { tool: "Read", input: { file_path: p("src/format.js") } },
-      { tool: "TaskCreate", input: { subject: TASK, description: "Floats drift: 0.1 + 0.2 is 0.30000000000000004. Convert to cents first.", activeForm: "Fixing rounding" } },
-      { tool: "TaskUpdate", input: { taskId: "1", status: "in_progress" } },
-      { tool: "Read", input: { file_path: p("src/parse.js") } },
-      { tool: "Edit", input: { file_path: p("src/format.js"), old_string: "total += price;", new_string: "total += Math.round(price * 100);" } },
-      { tool: "Bash", input: { command: "grep -rn formatTotal src test", description: "Find the callers" } },
-      { text: "format.js now sums integer cents." },
-    ]));
+    const first = await e.claude(
+      repo,
+      scripted("The totals are off by a cent sometimes. Find out why.", [
+        { tool: "Read", input: { file_path: p("src/format.js") } },
+        {
+          tool: "TaskCreate",
+          input: {
+            subject: TASK,
+            description: "Floats drift: 0.1 + 0.2 is 0.30000000000000004. Convert to cents first.",
+            activeForm: "Fixing rounding",
+          },
+        },
+        { tool: "TaskUpdate", input: { taskId: "1", status: "in_progress" } },
+        { tool: "Read", input: { file_path: p("src/parse.js") } },
+        {
+          tool: "Edit",
+          input: {
+            file_path: p("src/format.js"),
+            old_string: "total += price;",
+            new_string: "total += Math.round(price * 100);",
+          },
+        },
+        { tool: "Bash", input: { command: "grep -rn formatTotal src test", description: "Find the callers" } },
+        { text: "format.js now sums integer cents." },
+      ]),
+    );
     const sessionId = first.sessionId;
-    await e.claude(repo, scripted(LATEST, [
-      { tool: "Read", input: { file_path: p("test/format.test.js") } },
-      { text: "I'll add the test next." },
-    ]), { resume: sessionId });
+    await e.claude(
+      repo,
+      scripted(LATEST, [
+        { tool: "Read", input: { file_path: p("test/format.test.js") } },
+        { text: "I'll add the test next." },
+      ]),
+      { resume: sessionId },
+    );
     const compact = await e.claude(repo, "/compact", { resume: sessionId });
     compactRequest = compact.requests.find((r) => r.kind === "compact-summary") ?? null;
     const next = await e.claude(repo, scripted("Carry on.", [{ text: "Writing the test." }]), { resume: sessionId });
@@ -80,12 +110,23 @@ describe("an ordinary repository under the real Claude Code client", () => {
 
   test("a later request still holds it exactly once: delivered once, never again", () => {
     assert.ok(later, e.explain("a later request", null));
-    assert.equal(count(requestText(later), "<session-context"), 1, e.explain("one session-context later", later, "session-context"));
+    assert.equal(
+      count(requestText(later), "<session-context"),
+      1,
+      e.explain("one session-context later", later, "session-context"),
+    );
   });
 
   test("a second compaction in the same session delivers a fresh <session-context>, once", () => {
     assert.ok(afterSecond, e.explain("a request after the second compaction", null));
-    assert.equal(count(requestText(afterSecond), "<session-context"), 1, e.explain("one session-context", afterSecond, "session-context"));
-    assert.ok(ourElements(afterSecond).some((x) => x.includes(TASK)), e.explain("the task again", afterSecond, "session-context"));
+    assert.equal(
+      count(requestText(afterSecond), "<session-context"),
+      1,
+      e.explain("one session-context", afterSecond, "session-context"),
+    );
+    assert.ok(
+      ourElements(afterSecond).some((x) => x.includes(TASK)),
+      e.explain("the task again", afterSecond, "session-context"),
+    );
   });
 });

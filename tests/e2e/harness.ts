@@ -5,7 +5,17 @@
 // run in a private network namespace with only `lo` up; otherwise on plain loopback.
 // See docs/e2e.md.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -20,9 +30,11 @@ const API_KEY = "sk-ant-api03-e2e-dummy-key-0000000000000000";
 /** The trivial Node hook the latency report compares against (prints nothing). */
 export const NODE_HOOK = `node -e "process.stdin.resume();process.stdin.on('end',()=>{})"`;
 /** The same, printing one character: Claude Code only records SessionStart hooks that print. */
-export const NODE_HOOK_PRINTING = `node -e "process.stdin.resume();process.stdin.on('end',()=>process.stdout.write('.'))"`;
+export const NODE_HOOK_PRINTING =
+  `node -e "process.stdin.resume();process.stdin.on('end',()=>process.stdout.write('.'))"`;
 
-const OUR_COMMAND = /rehydrate["']?\s+(?:pre-compact|post-compact|session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop)\s*$/;
+const OUR_COMMAND =
+  /rehydrate["']?\s+(?:pre-compact|post-compact|session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop)\s*$/;
 
 /** True when a hook command is ours (`"<path>/rehydrate" <hook>`, however the installer spells the path). */
 export function isOurCommand(command: string): boolean {
@@ -61,7 +73,9 @@ export interface HookDuration {
 export function requireBinaries(): void {
   const v = spawnSync(CLAUDE, ["--version"], { encoding: "utf8", timeout: 30_000 });
   if (v.status !== 0) {
-    throw new Error(`Claude Code cannot start (${CLAUDE}): ${v.error?.message ?? v.stderr}. It is a devDependency: run npm ci`);
+    throw new Error(
+      `Claude Code cannot start (${CLAUDE}): ${v.error?.message ?? v.stderr}. It is a devDependency: run npm ci`,
+    );
   }
   if (!existsSync(REHYDRATE)) throw new Error(`${REHYDRATE} is missing: run bun build.ts first`);
 }
@@ -117,8 +131,8 @@ export function installHooks(projectDir: string): "installer" | "written" {
 /** Every string inside a JSON value, in order (request bodies hold text in nested blocks). */
 export function stringsOf(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
-  else if (value && typeof value === "object") for (const v of Object.values(value)) stringsOf(v, out);
+  else if (Array.isArray(value)) { for (const v of value) stringsOf(v, out); }
+  else if (value && typeof value === "object") { for (const v of Object.values(value)) stringsOf(v, out); }
   return out;
 }
 
@@ -134,7 +148,8 @@ export function count(text: string, needle: string): number {
   return n;
 }
 
-const OUR_ELEMENTS = /<(session-context|nexus-context|context-monitor|compaction-alert|compaction-reminder|orchestration-resume)\b[^>]*?(?:\/>|>[\s\S]*?<\/\1>)/g;
+const OUR_ELEMENTS =
+  /<(session-context|nexus-context|context-monitor|compaction-alert|compaction-reminder|orchestration-resume)\b[^>]*?(?:\/>|>[\s\S]*?<\/\1>)/g;
 
 /** Our injected XML elements found in a request, with their text (one entry per occurrence). */
 export function ourElements(request: LoggedRequest): string[] {
@@ -259,9 +274,14 @@ export class E2e {
     const project = join(this.dir, options.name ?? "workspace");
     cpSync(source, project, { recursive: true });
     installHooks(project);
-    const local: Record<string, unknown> = { permissions: { allow: ["Read", "Edit", "Write", "Bash", "Glob", "Grep"] } };
+    const local: Record<string, unknown> = {
+      permissions: { allow: ["Read", "Edit", "Write", "Bash", "Glob", "Grep"] },
+    };
     if (options.nodeHooks) {
-      const node = (command: string, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command, timeout: 30 }] }];
+      const node = (
+        command: string,
+        matcher?: string,
+      ) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command, timeout: 30 }] }];
       local.hooks = {
         PreCompact: node(NODE_HOOK, "manual|auto"),
         SessionStart: node(NODE_HOOK_PRINTING, "startup|resume|clear|compact"),
@@ -276,11 +296,18 @@ export class E2e {
     this.projects.push(project);
     const projects: Record<string, unknown> = {};
     for (const p of this.projects) projects[p] = { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true };
-    writeFileSync(join(this.home, ".claude.json"), JSON.stringify({
-      hasCompletedOnboarding: true,
-      customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-      projects,
-    }, null, 2));
+    writeFileSync(
+      join(this.home, ".claude.json"),
+      JSON.stringify(
+        {
+          hasCompletedOnboarding: true,
+          customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+          projects,
+        },
+        null,
+        2,
+      ),
+    );
     return project;
   }
 
@@ -295,32 +322,42 @@ export class E2e {
   }
 
   /** Runs `claude -p prompt` (resuming `resume` when given) in `project` and waits for it. */
-  async claude(project: string, prompt: string, options: { resume?: string; env?: Record<string, string> } = {}): Promise<ClaudeRun> {
+  async claude(
+    project: string,
+    prompt: string,
+    options: { resume?: string; env?: Record<string, string> } = {},
+  ): Promise<ClaudeRun> {
     const before = this.requests().length;
     const argv = [CLAUDE, "-p", prompt, "--output-format", "json"];
     if (options.resume) argv.push("--resume", options.resume);
     const [cmd, args] = this.wrap(argv);
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(cmd, args, { cwd: project, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"] });
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (d) => (out += d));
-      child.stderr.on("data", (d) => (err += d));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-      child.on("error", (e) => {
-        clearTimeout(timer);
-        reject(new Error(`Claude Code cannot start: ${e.message}`));
-      });
-      child.on("close", (c) => {
-        clearTimeout(timer);
-        resolve({ code: c, stdout: out, stderr: err });
-      });
-    });
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve, reject) => {
+        const child = spawn(cmd, args, { cwd: project, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (d) => (out += d));
+        child.stderr.on("data", (d) => (err += d));
+        const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+        child.on("error", (e) => {
+          clearTimeout(timer);
+          reject(new Error(`Claude Code cannot start: ${e.message}`));
+        });
+        child.on("close", (c) => {
+          clearTimeout(timer);
+          resolve({ code: c, stdout: out, stderr: err });
+        });
+      },
+    );
     let result: Record<string, unknown>;
     try {
       result = JSON.parse(stdout.trim().split("\n").pop() ?? "");
     } catch {
-      throw new Error(`claude -p ${JSON.stringify(prompt.slice(0, 80))} exited ${code} without a JSON result\nstdout: ${stdout.slice(0, 2000)}\nstderr: ${stderr.slice(0, 2000)}\n${this.debugLogTail()}`);
+      throw new Error(
+        `claude -p ${JSON.stringify(prompt.slice(0, 80))} exited ${code} without a JSON result\nstdout: ${
+          stdout.slice(0, 2000)
+        }\nstderr: ${stderr.slice(0, 2000)}\n${this.debugLogTail()}`,
+      );
     }
     const sessionId = String(result.session_id ?? "");
     this.sessions.set(sessionId, project);
@@ -344,12 +381,18 @@ export class E2e {
   explain(what: string, request: LoggedRequest | null, needle: string | null = null): string {
     if (request === null) return `${what}: no such request (log ${this.logFile})\n${this.debugLogTail()}`;
     const text = requestText(request);
-    return `${what} (request #${request.n}, ${text.length} chars of text)\n--- request excerpt ---\n${excerpt(text, needle)}\n--- end ---\n${this.debugLogTail()}`;
+    return `${what} (request #${request.n}, ${text.length} chars of text)\n--- request excerpt ---\n${
+      excerpt(text, needle)
+    }\n--- end ---\n${this.debugLogTail()}`;
   }
 
   /** Runs the multicall binary (a CLI verb) with this HOME and state directory. */
   rehydrate(args: string[], project: string): { status: number | null; stdout: string; stderr: string } {
-    const r = spawnSync(REHYDRATE, args, { cwd: project, env: { ...this.env(), CLAUDE_PROJECT_DIR: project }, encoding: "utf8" });
+    const r = spawnSync(REHYDRATE, args, {
+      cwd: project,
+      env: { ...this.env(), CLAUDE_PROJECT_DIR: project },
+      encoding: "utf8",
+    });
     return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
   }
 
@@ -363,6 +406,7 @@ export class E2e {
         if (!name.endsWith(".jsonl")) continue;
         for (const line of readFileSync(join(root, dir, name), "utf8").split("\n")) {
           if (!line.includes("hook_success") && !line.includes("stop_hook_summary")) continue;
+          // deno-lint-ignore no-explicit-any -- a transcript row of any shape
           let row: Record<string, any>;
           try {
             row = JSON.parse(line);
@@ -371,10 +415,24 @@ export class E2e {
           }
           const a = row.attachment;
           if (row.type === "attachment" && a?.type === "hook_success" && typeof a.durationMs === "number") {
-            out.push({ scenario: this.scenario, hook: a.hookName, command: a.command ?? "", durationMs: a.durationMs, source: "hook_success" });
+            out.push({
+              scenario: this.scenario,
+              hook: a.hookName,
+              command: a.command ?? "",
+              durationMs: a.durationMs,
+              source: "hook_success",
+            });
           } else if (row.type === "system" && row.subtype === "stop_hook_summary" && Array.isArray(row.hookInfos)) {
             for (const h of row.hookInfos) {
-              if (typeof h.durationMs === "number") out.push({ scenario: this.scenario, hook: "Stop", command: h.command ?? "", durationMs: h.durationMs, source: "stop_hook_summary" });
+              if (typeof h.durationMs === "number") {
+                out.push({
+                  scenario: this.scenario,
+                  hook: "Stop",
+                  command: h.command ?? "",
+                  durationMs: h.durationMs,
+                  source: "stop_hook_summary",
+                });
+              }
             }
           }
         }
@@ -400,8 +458,22 @@ export class E2e {
     const env = this.env(options.env);
     const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
     const command = `cd ${shellQuote(project)} && exec env -i ${assignments} ${shellQuote(CLAUDE)}`;
-    const [cmd, args] = this.wrap(["tmux", "-L", this.tmuxSocket, "new-session", "-d", "-x", "200", "-y", "50", command]);
-    const r = spawnSync(cmd, args, { encoding: "utf8", env: { PATH: env.PATH, HOME: this.home, TERM: "xterm-256color" } });
+    const [cmd, args] = this.wrap([
+      "tmux",
+      "-L",
+      this.tmuxSocket,
+      "new-session",
+      "-d",
+      "-x",
+      "200",
+      "-y",
+      "50",
+      command,
+    ]);
+    const r = spawnSync(cmd, args, {
+      encoding: "utf8",
+      env: { PATH: env.PATH, HOME: this.home, TERM: "xterm-256color" },
+    });
     if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
     await this.waitFor(() => /❯|>\s*$/m.test(this.tmuxScreen()), "the interactive prompt", 30_000);
   }

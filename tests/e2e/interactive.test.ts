@@ -7,13 +7,24 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { E2e, isOurCommand, isTurnRequest, type LoggedRequest, nonce, requestText, ROOT, tmuxAvailable } from "./harness.ts";
+import {
+  E2e,
+  isOurCommand,
+  isTurnRequest,
+  type LoggedRequest,
+  nonce,
+  requestText,
+  ROOT,
+  tmuxAvailable,
+} from "./harness.ts";
 import { latencyTable, pooledDurations, writeLatencyReport } from "./latency.ts";
 
 const TMUX = tmuxAvailable();
 const PROJECT = "02-projects/01-website-redesign";
 
-describe("interactive mode under the real Claude Code client (tmux)", { skip: TMUX ? false : "tmux is not installed: /clear and the Stop latency need interactive mode" }, () => {
+describe("interactive mode under the real Claude Code client (tmux)", {
+  skip: TMUX ? false : "tmux is not installed: /clear and the Stop latency need interactive mode",
+}, () => {
   let e: E2e;
   let ws: string;
   let cleared: LoggedRequest[] = [];
@@ -22,7 +33,9 @@ describe("interactive mode under the real Claude Code client (tmux)", { skip: TM
   function transcriptText(): string {
     const dir = join(e.home, ".claude", "projects", ws.replace(/[^a-zA-Z0-9]/g, "-"));
     if (!existsSync(dir)) return "";
-    return readdirSync(dir).filter((n) => n.endsWith(".jsonl")).map((n) => readFileSync(join(dir, n), "utf8")).join("\n");
+    return readdirSync(dir).filter((n) => n.endsWith(".jsonl")).map((n) => readFileSync(join(dir, n), "utf8")).join(
+      "\n",
+    );
   }
   const rows = (needle: string) => transcriptText().split(needle).length - 1;
   const debugLog = () => existsSync(join(e.state, "debug.log")) ? readFileSync(join(e.state, "debug.log"), "utf8") : "";
@@ -32,11 +45,16 @@ describe("interactive mode under the real Claude Code client (tmux)", { skip: TM
     ws = e.workspace(join(ROOT, "examples", "workspace"), { nodeHooks: true });
     const p = (rel: string) => JSON.stringify(join(ws, PROJECT, rel));
     await e.tmuxStart(ws);
-    const work = `Server-render the pricing table [${nonce()}] <mock>[{"tool":"Read","input":{"file_path":${p("01-planning/resume-context.md")}}},{"tool":"Read","input":{"file_path":${p("01-planning/04-steps.md")}}},{"text":"It is task 6."}]</mock>`;
+    const work = `Server-render the pricing table [${nonce()}] <mock>[{"tool":"Read","input":{"file_path":${
+      p("01-planning/resume-context.md")
+    }}},{"tool":"Read","input":{"file_path":${p("01-planning/04-steps.md")}}},{"text":"It is task 6."}]</mock>`;
     e.tmuxType(work);
     await e.waitFor(() => rows(`"subtype":"stop_hook_summary"`) >= 1, "the first turn's Stop hooks");
     e.tmuxType("/compact");
-    await e.waitFor(() => debugLog().includes("delivered by session-start") && rows(`"hookName":"SessionStart:compact"`) >= 1, "the compaction");
+    await e.waitFor(
+      () => debugLog().includes("delivered by session-start") && rows(`"hookName":"SessionStart:compact"`) >= 1,
+      "the compaction",
+    );
     e.tmuxType("/clear");
     await e.waitFor(() => rows(`"hookName":"SessionStart:clear"`) >= 1, "SessionStart(clear)");
     const before = e.requests().length;
@@ -55,12 +73,19 @@ describe("interactive mode under the real Claude Code client (tmux)", { skip: TM
   });
 
   test("/clear does not resume: the next request has no compaction context and Stop does not block", () => {
-    assert.equal(cleared.length, 1, e.explain(`one request after /clear (no Stop block), got ${cleared.length}`, cleared.at(-1) ?? null, "Stop hook"));
+    assert.equal(
+      cleared.length,
+      1,
+      e.explain(`one request after /clear (no Stop block), got ${cleared.length}`, cleared.at(-1) ?? null, "Stop hook"),
+    );
     const text = requestText(cleared[0]);
     assert.ok(text.includes(marker), e.explain("the prompt typed after /clear", cleared[0], null));
     assert.ok(!text.includes(`mode="compact"`), e.explain("no compact nexus-context", cleared[0], "nexus-context"));
     assert.ok(!text.includes("MOCK SUMMARY MARKER"), e.explain("no compaction summary", cleared[0], "continued"));
-    assert.ok(text.includes(`<nexus-context version="v4" mode="startup"`), e.explain("the startup context instead", cleared[0], "nexus-context"));
+    assert.ok(
+      text.includes(`<nexus-context version="v4" mode="startup"`),
+      e.explain("the startup context instead", cleared[0], "nexus-context"),
+    );
   });
 
   test("Claude Code records our hooks' durations beside the trivial Node hook's", () => {

@@ -36,12 +36,15 @@ export function latencyTable(rows: HookDuration[]): string {
     g[side].push(r.durationMs);
     groups.set(r.hook, g);
   }
-  const cell = (v: number[]) => v.length === 0 ? "n/a" : `${median(v)} ms (n=${v.length}, ${Math.min(...v)}-${Math.max(...v)})`;
+  const cell = (v: number[]) =>
+    v.length === 0 ? "n/a" : `${median(v)} ms (n=${v.length}, ${Math.min(...v)}-${Math.max(...v)})`;
   const lines = [
     "| hook (as Claude Code names it) | rehydrate, median | trivial Node hook, median |",
     "|---|---|---|",
   ];
-  for (const [hook, g] of [...groups].sort(([a], [b]) => a.localeCompare(b))) lines.push(`| ${hook} | ${cell(g.rehydrate)} | ${cell(g.node)} |`);
+  for (const [hook, g] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`| ${hook} | ${cell(g.rehydrate)} | ${cell(g.node)} |`);
+  }
   return lines.join("\n");
 }
 

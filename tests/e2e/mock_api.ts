@@ -98,7 +98,12 @@ function estimateTokens(raw: string): number {
 function usageFor(total: number, output: number): MockUsage {
   const input = 6;
   const creation = Math.min(2_000, Math.max(0, total - input));
-  return { input_tokens: input, cache_creation_input_tokens: creation, cache_read_input_tokens: Math.max(0, total - input - creation), output_tokens: output };
+  return {
+    input_tokens: input,
+    cache_creation_input_tokens: creation,
+    cache_read_input_tokens: Math.max(0, total - input - creation),
+    output_tokens: output,
+  };
 }
 
 let toolCounter = 0;
@@ -119,12 +124,24 @@ export function decideReply(body: { messages?: Message[]; output_config?: unknow
       `3. Files and Code Sections: see the transcript.\n4. Errors and fixes: none.\n5. Problem Solving: n/a.\n` +
       `6. All user messages: see transcript.\n7. Pending Tasks: continue the current task.\n8. Current Work: ` +
       `the current task.\n9. Optional Next Step: continue.\n</summary>`;
-    return { kind: "compact-summary", status: 200, content: [{ type: "text", text }], stopReason: "end_turn", usage: usageFor(estimateTokens(raw), 300) };
+    return {
+      kind: "compact-summary",
+      status: 200,
+      content: [{ type: "text", text }],
+      stopReason: "end_turn",
+      usage: usageFor(estimateTokens(raw), 300),
+    };
   }
   // Side requests (interactive mode asks a small model for a session title as structured output).
   const format = (body as { output_config?: { format?: { type?: string } } }).output_config?.format;
   if (format?.type === "json_schema") {
-    return { kind: "title", status: 200, content: [{ type: "text", text: JSON.stringify({ title: "Mock session" }) }], stopReason: "end_turn", usage: usageFor(estimateTokens(raw), 10) };
+    return {
+      kind: "title",
+      status: 200,
+      content: [{ type: "text", text: JSON.stringify({ title: "Mock session" }) }],
+      stopReason: "end_turn",
+      usage: usageFor(estimateTokens(raw), 10),
+    };
   }
   const script = findScript(messages);
   let step: MockStep | null = null;
@@ -149,7 +166,10 @@ export function decideReply(body: { messages?: Message[]; output_config?: unknow
     return {
       kind: "error",
       status: 400,
-      error: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" } },
+      error: {
+        type: "error",
+        error: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" },
+      },
     };
   }
   if (step?.tool) {
@@ -157,13 +177,24 @@ export function decideReply(body: { messages?: Message[]; output_config?: unknow
     return {
       kind: "tool_use",
       status: 200,
-      content: [{ type: "text", text: `Calling ${step.tool}.` }, { type: "tool_use", id, name: step.tool, input: step.input ?? {} }],
+      content: [{ type: "text", text: `Calling ${step.tool}.` }, {
+        type: "tool_use",
+        id,
+        name: step.tool,
+        input: step.input ?? {},
+      }],
       stopReason: "tool_use",
       usage: usageFor(tokens, 60),
     };
   }
   const text = step?.text ?? "MOCK: done.";
-  return { kind: "text", status: 200, content: [{ type: "text", text }], stopReason: "end_turn", usage: usageFor(tokens, 40) };
+  return {
+    kind: "text",
+    status: 200,
+    content: [{ type: "text", text }],
+    stopReason: "end_turn",
+    usage: usageFor(tokens, 40),
+  };
 }
 
 function send(res: ServerResponse, status: number, value: unknown): void {
@@ -173,25 +204,50 @@ function send(res: ServerResponse, status: number, value: unknown): void {
 }
 
 function sse(res: ServerResponse, model: string, reply: MockReply): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_mock_${Date.now()}` });
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    "request-id": `req_mock_${Date.now()}`,
+  });
   const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   const usage = reply.usage!;
   const id = `msg_mock_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   event("message_start", {
     type: "message_start",
-    message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
   });
   (reply.content ?? []).forEach((block, index) => {
     if (block.type === "text") {
       event("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
-      event("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: block.text } });
+      event("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "text_delta", text: block.text },
+      });
     } else {
       event("content_block_start", { type: "content_block_start", index, content_block: { ...block, input: {} } });
-      event("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } });
+      event("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+      });
     }
     event("content_block_stop", { type: "content_block_stop", index });
   });
-  event("message_delta", { type: "message_delta", delta: { stop_reason: reply.stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  event("message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: reply.stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   event("message_stop", { type: "message_stop" });
   res.end();
 }
@@ -215,7 +271,17 @@ export function startMockApi(options: { logFile: string; port?: number }): Promi
         res.writeHead(200).end();
       } else if (req.method === "GET" && path === "/v1/models") {
         kind = "models";
-        reply = { data: [{ type: "model", id: "claude-opus-4-8", display_name: "Claude Opus (mock)", created_at: "2026-01-01T00:00:00Z" }], has_more: false, first_id: "claude-opus-4-8", last_id: "claude-opus-4-8" };
+        reply = {
+          data: [{
+            type: "model",
+            id: "claude-opus-4-8",
+            display_name: "Claude Opus (mock)",
+            created_at: "2026-01-01T00:00:00Z",
+          }],
+          has_more: false,
+          first_id: "claude-opus-4-8",
+          last_id: "claude-opus-4-8",
+        };
         send(res, 200, reply);
       } else if (req.method === "POST" && path === "/v1/messages/count_tokens") {
         kind = "count_tokens";
@@ -230,14 +296,31 @@ export function startMockApi(options: { logFile: string; port?: number }): Promi
         else if (body.stream === true) sse(res, model, decided);
         else {
           send(res, 200, {
-            id: `msg_mock_${Date.now().toString(36)}`, type: "message", role: "assistant", model, content: decided.content,
-            stop_reason: decided.stopReason, stop_sequence: null, usage: decided.usage,
+            id: `msg_mock_${Date.now().toString(36)}`,
+            type: "message",
+            role: "assistant",
+            model,
+            content: decided.content,
+            stop_reason: decided.stopReason,
+            stop_sequence: null,
+            usage: decided.usage,
           });
         }
       } else {
-        send(res, 404, { type: "error", error: { type: "not_found_error", message: `Not found: ${req.method} ${path}` } });
+        send(res, 404, {
+          type: "error",
+          error: { type: "not_found_error", message: `Not found: ${req.method} ${path}` },
+        });
       }
-      const entry = { n: ++n, ts: new Date().toISOString(), method: req.method, url: req.url, kind, body: body ?? (raw || null), reply };
+      const entry = {
+        n: ++n,
+        ts: new Date().toISOString(),
+        method: req.method,
+        url: req.url,
+        kind,
+        body: body ?? (raw || null),
+        reply,
+      };
       appendFileSync(options.logFile, JSON.stringify(entry) + "\n");
     });
   });

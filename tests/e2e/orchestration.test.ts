@@ -25,7 +25,11 @@ describe("an orchestration run under the real Claude Code client", () => {
   let monitorRun: ClaudeRun;
   let alertRun: ClaudeRun;
   let ackedRun: ClaudeRun;
-  const prompts = { monitor: "Continue with QG-2 [monitor]", alert: "Go on [after-compaction]", acked: "Go on [after-ack]" };
+  const prompts = {
+    monitor: "Continue with QG-2 [monitor]",
+    alert: "Go on [after-compaction]",
+    acked: "Go on [after-ack]",
+  };
   let ack = { status: null as number | null, stdout: "", stderr: "" };
 
   before(async () => {
@@ -33,11 +37,16 @@ describe("an orchestration run under the real Claude Code client", () => {
     ws = e.workspace(join(ROOT, "tests", "fixtures", "orchestration", "workspace"));
     const orch = join(ws, "projects", "PROJ-001-oss-release", "ORCHESTRATION.yaml");
     // 165,000 of a 200,000-token window (the hooks input carries no [1m] model): 82.5 %, CRITICAL.
-    const first = await e.claude(ws, scripted("Run quality gate QG-2 of the license migration.", [
-      { tool: "Read", input: { file_path: orch } },
-      { text: "QG-2 iteration 1 is under way.", usage: 165_000 },
-    ]));
-    monitorRun = await e.claude(ws, scripted(prompts.monitor, [{ text: "Checkpointing." }]), { resume: first.sessionId });
+    const first = await e.claude(
+      ws,
+      scripted("Run quality gate QG-2 of the license migration.", [
+        { tool: "Read", input: { file_path: orch } },
+        { text: "QG-2 iteration 1 is under way.", usage: 165_000 },
+      ]),
+    );
+    monitorRun = await e.claude(ws, scripted(prompts.monitor, [{ text: "Checkpointing." }]), {
+      resume: first.sessionId,
+    });
     await e.claude(ws, "/compact", { resume: first.sessionId });
     alertRun = await e.claude(ws, scripted(prompts.alert, [{ text: "Resuming QG-2." }]), { resume: first.sessionId });
     ack = e.rehydrate(["ack", "--project", ws], ws);
@@ -57,7 +66,11 @@ describe("an orchestration run under the real Claude Code client", () => {
     const monitor = text.match(/<context-monitor\b[^>]*>[\s\S]*?<\/context-monitor>|<context-monitor\b[^>]*\/>/)?.[0];
     assert.ok(monitor, e.explain("a <context-monitor> for this prompt", request, "context-monitor"));
     assert.match(monitor, /CRITICAL/, e.explain("level CRITICAL", request, "context-monitor"));
-    assert.match(monitor, /PROJ-001-oss-release\/ORCHESTRATION\.yaml/, e.explain("the run's file", request, "context-monitor"));
+    assert.match(
+      monitor,
+      /PROJ-001-oss-release\/ORCHESTRATION\.yaml/,
+      e.explain("the run's file", request, "context-monitor"),
+    );
   });
 
   test("after compaction a checkpoint exists and the next prompt carries the <compaction-alert>", () => {
@@ -70,7 +83,11 @@ describe("an orchestration run under the real Claude Code client", () => {
     assert.ok(request, e.explain("the request after the compaction", null));
     const text = requestText(request);
     assert.ok(text.includes("<compaction-alert>"), e.explain("the <compaction-alert>", request, "compaction"));
-    assert.match(text, /<compaction-alert>[\s\S]*CONTEXT COMPACTION OCCURRED/, e.explain("Template 2", request, "compaction-alert"));
+    assert.match(
+      text,
+      /<compaction-alert>[\s\S]*CONTEXT COMPACTION OCCURRED/,
+      e.explain("Template 2", request, "compaction-alert"),
+    );
     assert.ok(text.includes("MOCK SUMMARY MARKER"), "the request carries the summary");
   });
 
@@ -81,6 +98,9 @@ describe("an orchestration run under the real Claude Code client", () => {
     assert.ok(request, e.explain("the request after ack", null));
     const text = turnText(request, prompts.acked);
     assert.ok(text.length > 0, e.explain("the acked prompt in the request", request, prompts.acked));
-    assert.ok(!text.includes("<compaction-alert>") && !text.includes("<compaction-reminder"), e.explain("no alert for this prompt", request, prompts.acked));
+    assert.ok(
+      !text.includes("<compaction-alert>") && !text.includes("<compaction-reminder"),
+      e.explain("no alert for this prompt", request, prompts.acked),
+    );
   });
 });

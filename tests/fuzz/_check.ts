@@ -4,7 +4,8 @@ import { SaxesParser } from "saxes";
 import type { HookEventName } from "../../lib/hook/hook_types.ts";
 import { CANARY } from "./_world.ts";
 
-const STACK = /^\s+at \S.*(:\d+:\d+\)?|\(native\))$|\b(TypeError|RangeError|ReferenceError|SyntaxError|InternalError): |\bnode:internal|\bbun:/m;
+const STACK =
+  /^\s+at \S.*(:\d+:\d+\)?|\(native\))$|\b(TypeError|RangeError|ReferenceError|SyntaxError|InternalError): |\bnode:internal|\bbun:/m;
 const CONTEXT_EVENTS = new Set<HookEventName>(["SessionStart", "UserPromptSubmit", "PostToolUse"]);
 
 /** Returns the violated properties (empty when the run is fine). */
@@ -13,7 +14,9 @@ export function checkOutput(event: HookEventName, status: number | null, stdout:
   if (status !== 0) bad.push(`exit status ${status}`);
   if (STACK.test(stdout)) bad.push("stack trace on stdout");
   if (STACK.test(stderr)) bad.push("stack trace on stderr");
-  if (stdout.includes(CANARY) || stderr.includes(CANARY)) bad.push("content of a file outside the workspace in the output");
+  if (stdout.includes(CANARY) || stderr.includes(CANARY)) {
+    bad.push("content of a file outside the workspace in the output");
+  }
   if (stdout === "") return bad;
   if (event === "PreCompact") {
     if (/^\s*[{[]/.test(stdout)) bad.push("PreCompact printed JSON");
@@ -38,19 +41,30 @@ function checkReply(event: HookEventName, r: Record<string, unknown>): string[] 
   const keys = Object.keys(r).sort().join(",");
   const specific = r.hookSpecificOutput as Record<string, unknown> | undefined;
   if (CONTEXT_EVENTS.has(event)) {
-    if (keys !== "hookSpecificOutput" || !specific || Object.keys(specific).sort().join(",") !== "additionalContext,hookEventName") return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
+    if (
+      keys !== "hookSpecificOutput" || !specific ||
+      Object.keys(specific).sort().join(",") !== "additionalContext,hookEventName"
+    ) return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
     if (specific.hookEventName !== event) return ["hookEventName of another event"];
-    if (typeof specific.additionalContext !== "string" || specific.additionalContext === "") return ["additionalContext is not a non-empty string"];
+    if (typeof specific.additionalContext !== "string" || specific.additionalContext === "") {
+      return ["additionalContext is not a non-empty string"];
+    }
     return checkContext(specific.additionalContext);
   }
   if (event === "PreToolUse") {
-    if (keys !== "hookSpecificOutput" || !specific || specific.hookEventName !== "PreToolUse") return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
-    if (!["allow", "deny", "ask"].includes(String(specific.permissionDecision))) return ["permissionDecision is not allow, deny or ask"];
+    if (keys !== "hookSpecificOutput" || !specific || specific.hookEventName !== "PreToolUse") {
+      return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
+    }
+    if (!["allow", "deny", "ask"].includes(String(specific.permissionDecision))) {
+      return ["permissionDecision is not allow, deny or ask"];
+    }
     if (typeof specific.permissionDecisionReason !== "string") return ["permissionDecisionReason is not a string"];
     return [];
   }
   if (event === "Stop") {
-    if (keys !== "decision,reason" || r.decision !== "block" || typeof r.reason !== "string" || r.reason === "") return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
+    if (keys !== "decision,reason" || r.decision !== "block" || typeof r.reason !== "string" || r.reason === "") {
+      return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
+    }
     return [];
   }
   return [`${event} printed JSON (it never replies)`];

@@ -12,7 +12,12 @@ const FIXTURES = join(ROOT, "tests", "fixtures", "claude-code-2.1.197", "hook-in
 const TEMPLATES: Record<HookEventName, string[]> = {
   PreCompact: ["PreCompact-manual.json", "PreCompact-auto.json"],
   PostCompact: ["PostCompact-manual.json", "PostCompact-auto.json"],
-  SessionStart: ["SessionStart-compact.json", "SessionStart-resume.json", "SessionStart-startup.json", "SessionStart-clear.json"],
+  SessionStart: [
+    "SessionStart-compact.json",
+    "SessionStart-resume.json",
+    "SessionStart-startup.json",
+    "SessionStart-clear.json",
+  ],
   UserPromptSubmit: ["UserPromptSubmit.json"],
   PreToolUse: ["PreToolUse-Read.json"],
   PostToolUse: ["PostToolUse-Read.json"],
@@ -30,15 +35,72 @@ function template(name: string): Record<string, unknown> {
 
 /** The kinds of stdin the fuzzer sends; the report counts cases per kind. */
 export const STDIN_KINDS = [
-  "valid", "valid", "valid", "valid", "field-values", "field-values", "field-values", "wrong-type", "missing-field",
-  "truncated", "byte-mutated", "byte-mutated", "invalid-utf8", "nul", "huge-string", "deep-nesting", "unknown-event",
-  "other-event", "not-object", "random-bytes", "empty",
+  "valid",
+  "valid",
+  "valid",
+  "valid",
+  "field-values",
+  "field-values",
+  "field-values",
+  "wrong-type",
+  "missing-field",
+  "truncated",
+  "byte-mutated",
+  "byte-mutated",
+  "invalid-utf8",
+  "nul",
+  "huge-string",
+  "deep-nesting",
+  "unknown-event",
+  "other-event",
+  "not-object",
+  "random-bytes",
+  "empty",
 ] as const;
 export type StdinKind = typeof STDIN_KINDS[number];
 
-const EVENTS: HookEventName[] = ["PreCompact", "PostCompact", "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"];
-const TOOLS = ["Read", "Edit", "Write", "MultiEdit", "Bash", "Glob", "Grep", "Task", "TodoWrite", "Skill", "NotebookEdit", "mcp__x__y", "", "../Read"];
-const ODD: unknown[] = [null, 0, -1, 1.5, 1e308, true, false, "", " ", [], {}, [1, "a"], { a: { b: 1 } }, "\u0000", "x".repeat(5000)];
+const EVENTS: HookEventName[] = [
+  "PreCompact",
+  "PostCompact",
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "Stop",
+];
+const TOOLS = [
+  "Read",
+  "Edit",
+  "Write",
+  "MultiEdit",
+  "Bash",
+  "Glob",
+  "Grep",
+  "Task",
+  "TodoWrite",
+  "Skill",
+  "NotebookEdit",
+  "mcp__x__y",
+  "",
+  "../Read",
+];
+const ODD: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  1e308,
+  true,
+  false,
+  "",
+  " ",
+  [],
+  {},
+  [1, "a"],
+  { a: { b: 1 } },
+  "\u0000",
+  "x".repeat(5000),
+];
 
 /** A payload for `event` in `world`, damaged as `kind` says; returns the bytes to pipe in. */
 export function makeStdin(rng: Rng, event: HookEventName, world: World, shared: Shared, kind: StdinKind): Uint8Array {
@@ -66,7 +128,11 @@ export function makeStdin(rng: Rng, event: HookEventName, world: World, shared: 
     case "invalid-utf8": {
       const text = JSON.stringify(base);
       const at = rng.int(text.length);
-      return Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from(rng.pick([[0xff, 0xfe], [0xc3], [0xed, 0xb2, 0x80], [0x80, 0x80]])), Buffer.from(text.slice(at))]);
+      return Buffer.concat([
+        Buffer.from(text.slice(0, at)),
+        Buffer.from(rng.pick([[0xff, 0xfe], [0xc3], [0xed, 0xb2, 0x80], [0x80, 0x80]])),
+        Buffer.from(text.slice(at)),
+      ]);
     }
     case "nul": {
       const key = rng.pick(["session_id", "cwd", "transcript_path", "prompt", "tool_name", "source"]);
@@ -75,18 +141,40 @@ export function makeStdin(rng: Rng, event: HookEventName, world: World, shared: 
       return rng.chance(0.5) ? Buffer.concat([b, Buffer.from([0])]) : b;
     }
     case "huge-string": {
-      const key = rng.pick(["prompt", "compact_summary", "custom_instructions", "last_assistant_message", "session_id", "cwd", "transcript_path", "tool_name", "x"]);
+      const key = rng.pick([
+        "prompt",
+        "compact_summary",
+        "custom_instructions",
+        "last_assistant_message",
+        "session_id",
+        "cwd",
+        "transcript_path",
+        "tool_name",
+        "x",
+      ]);
       base[key] = rng.pick(["a", "<", "&", "é", "\\", "/", "\n"]).repeat(rng.range(100_000, 1_500_000));
       return json(base);
     }
     case "deep-nesting": {
       const depth = rng.pick([100, 1000, 10_000, 100_000]);
       const key = rng.pick(["tool_input", "tool_response", "prompt", "source", "x"]);
-      const text = JSON.stringify({ ...base, [key]: 0 }).replace(`"${key}":0`, `"${key}":${deepJson(depth, rng.chance(0.5) ? "array" : "object")}`);
+      const text = JSON.stringify({ ...base, [key]: 0 }).replace(
+        `"${key}":0`,
+        `"${key}":${deepJson(depth, rng.chance(0.5) ? "array" : "object")}`,
+      );
       return Buffer.from(text);
     }
     case "unknown-event":
-      base.hook_event_name = rng.pick(["SubagentStop", "SessionEnd", "Notification", "", "precompact", "PreCompact ", "__proto__", "constructor"]);
+      base.hook_event_name = rng.pick([
+        "SubagentStop",
+        "SessionEnd",
+        "Notification",
+        "",
+        "precompact",
+        "PreCompact ",
+        "__proto__",
+        "constructor",
+      ]);
       return json(base);
     case "other-event":
       base.hook_event_name = rng.pick(EVENTS.filter((e) => e !== event));
@@ -112,20 +200,35 @@ function validPayload(rng: Rng, event: HookEventName, world: World): Record<stri
   if (event === "PreToolUse" || event === "PostToolUse") {
     const tool = rng.pick(["Read", "Read", "Edit", "Bash", "Write", "Glob"]);
     p.tool_name = tool;
-    const file = join(world.project, rng.pick([
-      "02-projects/01-website-redesign/01-planning/04-steps.md",
-      "02-projects/01-website-redesign/01-planning/resume-context.md",
-      "projects/PROJ-001-oss-release/ORCHESTRATION.yaml",
-      "docs/handler-dispatches/fix-login.md",
-      "notes.txt",
-    ]));
-    p.tool_input = tool === "Bash" ? { command: "npm test" } : tool === "Glob" ? { pattern: "**/*.md" } : tool === "Edit"
+    const file = join(
+      world.project,
+      rng.pick([
+        "02-projects/01-website-redesign/01-planning/04-steps.md",
+        "02-projects/01-website-redesign/01-planning/resume-context.md",
+        "projects/PROJ-001-oss-release/ORCHESTRATION.yaml",
+        "docs/handler-dispatches/fix-login.md",
+        "notes.txt",
+      ]),
+    );
+    p.tool_input = tool === "Bash"
+      ? { command: "npm test" }
+      : tool === "Glob"
+      ? { pattern: "**/*.md" }
+      : tool === "Edit"
       ? { file_path: file, old_string: "a", new_string: "b" }
-      : tool === "Write" ? { file_path: file, content: "x: 1\n" } : { file_path: file };
-    if (event === "PostToolUse") p.tool_response = tool === "Read" ? { type: "text", file: { filePath: file, content: "x", numLines: 1 } } : { filePath: file, success: true };
+      : tool === "Write"
+      ? { file_path: file, content: "x: 1\n" }
+      : { file_path: file };
+    if (event === "PostToolUse") {
+      p.tool_response = tool === "Read"
+        ? { type: "text", file: { filePath: file, content: "x", numLines: 1 } }
+        : { filePath: file, success: true };
+    }
   }
   if (event === "Stop") p.stop_hook_active = rng.chance(0.2);
-  if (event === "PostCompact") p.compact_summary = rng.pick(["Summary: working on 01-website-redesign.", "", "x".repeat(20000)]);
+  if (event === "PostCompact") {
+    p.compact_summary = rng.pick(["Summary: working on 01-website-redesign.", "", "x".repeat(20000)]);
+  }
   return p;
 }
 
@@ -134,15 +237,51 @@ function fieldValue(rng: Rng, p: Record<string, unknown>, world: World, shared: 
   switch (rng.int(9)) {
     case 0:
       p.transcript_path = rng.pick([
-        shared.bigLine, shared.fifo ?? "/dev/null", "/dev/zero", "/dev/urandom", "/dev/stdin", world.root, join(world.root, "missing.jsonl"),
-        "", "relative.jsonl", "../../etc/passwd", world.transcripts.mutated, world.transcripts.shapes, world.transcripts.messy, world.transcripts.crlf,
+        shared.bigLine,
+        shared.fifo ?? "/dev/null",
+        "/dev/zero",
+        "/dev/urandom",
+        "/dev/stdin",
+        world.root,
+        join(world.root, "missing.jsonl"),
+        "",
+        "relative.jsonl",
+        "../../etc/passwd",
+        world.transcripts.mutated,
+        world.transcripts.shapes,
+        world.transcripts.messy,
+        world.transcripts.crlf,
       ]);
       break;
     case 1:
-      p.session_id = rng.pick(["", "../../etc/passwd", "a/b", "..", ".", "x".repeat(200), "served:../x", "served:", "\u0000", "CON", "a b", SESSION.toUpperCase(), "-x", "__proto__"]);
+      p.session_id = rng.pick([
+        "",
+        "../../etc/passwd",
+        "a/b",
+        "..",
+        ".",
+        "x".repeat(200),
+        "served:../x",
+        "served:",
+        "\u0000",
+        "CON",
+        "a b",
+        SESSION.toUpperCase(),
+        "-x",
+        "__proto__",
+      ]);
       break;
     case 2:
-      p.cwd = rng.pick(["", "/", "/nonexistent", "relative", world.root, join(world.project, "02-projects"), world.outside, "\u0000"]);
+      p.cwd = rng.pick([
+        "",
+        "/",
+        "/nonexistent",
+        "relative",
+        world.root,
+        join(world.project, "02-projects"),
+        world.outside,
+        "\u0000",
+      ]);
       break;
     case 3:
       p.source = rng.pick(["compact", "resume", "fork", "startup", "clear", "other", ""]);
@@ -152,9 +291,26 @@ function fieldValue(rng: Rng, p: Record<string, unknown>, world: World, shared: 
       break;
     case 5:
       p.tool_input = rng.pick([
-        { file_path: rng.pick(["/etc/passwd", "../../x", join(world.outside, "secret.md"), "", "\u0000", join(world.project, "projects", "PROJ-001-oss-release", "ORCHESTRATION.yaml")]) },
-        { command: rng.pick(HOSTILE_SNIPPETS) }, { edits: [{ old_string: 1 }] }, { file_path: 5 }, "string", null, [],
-        { file_path: join(world.project, "projects/PROJ-002-docs-site/ORCHESTRATION.yaml"), content: rng.pick(HOSTILE_SNIPPETS) },
+        {
+          file_path: rng.pick([
+            "/etc/passwd",
+            "../../x",
+            join(world.outside, "secret.md"),
+            "",
+            "\u0000",
+            join(world.project, "projects", "PROJ-001-oss-release", "ORCHESTRATION.yaml"),
+          ]),
+        },
+        { command: rng.pick(HOSTILE_SNIPPETS) },
+        { edits: [{ old_string: 1 }] },
+        { file_path: 5 },
+        "string",
+        null,
+        [],
+        {
+          file_path: join(world.project, "projects/PROJ-002-docs-site/ORCHESTRATION.yaml"),
+          content: rng.pick(HOSTILE_SNIPPETS),
+        },
       ]);
       break;
     case 6:
@@ -164,6 +320,12 @@ function fieldValue(rng: Rng, p: Record<string, unknown>, world: World, shared: 
       p.compact_summary = rng.pick(HOSTILE_SNIPPETS).repeat(rng.range(1, 50));
       break;
     default:
-      p.tool_response = rng.pick([null, "x", { filePath: 3 }, { file: { filePath: join(world.outside, "secret.md") } }, { content: [{ type: "text", text: rng.pick(HOSTILE_SNIPPETS) }] }]);
+      p.tool_response = rng.pick([
+        null,
+        "x",
+        { filePath: 3 },
+        { file: { filePath: join(world.outside, "secret.md") } },
+        { content: [{ type: "text", text: rng.pick(HOSTILE_SNIPPETS) }] },
+      ]);
   }
 }

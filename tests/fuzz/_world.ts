@@ -83,7 +83,9 @@ export function createWorld(rng: Rng): World {
   const root = mkdtempSync(join(BASE, "rehydrate-fuzz-"));
   const project = join(root, "ws");
   cpSync(join(ROOT, "examples", "workspace"), project, { recursive: true });
-  cpSync(join(ROOT, "tests", "fixtures", "orchestration", "workspace", "projects"), join(project, "projects"), { recursive: true });
+  cpSync(join(ROOT, "tests", "fixtures", "orchestration", "workspace", "projects"), join(project, "projects"), {
+    recursive: true,
+  });
   cpSync(join(ROOT, "tests", "fixtures", "dispatch", "project", "docs"), join(project, "docs"), { recursive: true });
   cpSync(join(ROOT, "tests", "fixtures", "dispatch", "project", "handler-state.md"), join(project, "handler-state.md"));
   writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }));
@@ -93,9 +95,15 @@ export function createWorld(rng: Rng): World {
   mkdirSync(home);
   // dispatch.handlerStateFile is user-only (a project's config cannot choose whose files are read).
   mkdirSync(join(home, ".claude"));
-  writeFileSync(join(home, ".claude", "rehydrate.json"), JSON.stringify({ dispatch: { handlerStateFile: "handler-state.md" } }));
+  writeFileSync(
+    join(home, ".claude", "rehydrate.json"),
+    JSON.stringify({ dispatch: { handlerStateFile: "handler-state.md" } }),
+  );
   mkdirSync(outside);
-  writeFileSync(join(outside, "secret.md"), `---\nproject_id: 01-website-redesign\ncurrent_phase: ${CANARY}\nnext_action: ${CANARY}\nfiles_to_load:\n  - ${CANARY}.md\n---\n# ${CANARY}\n`);
+  writeFileSync(
+    join(outside, "secret.md"),
+    `---\nproject_id: 01-website-redesign\ncurrent_phase: ${CANARY}\nnext_action: ${CANARY}\nfiles_to_load:\n  - ${CANARY}.md\n---\n# ${CANARY}\n`,
+  );
   writeFileSync(join(outside, "secret.yaml"), `resumption:\n  current_phase: ${CANARY}\n  next_step: ${CANARY}\n`);
   const t = join(root, "t");
   mkdirSync(t);
@@ -110,11 +118,20 @@ export function createWorld(rng: Rng): World {
   const demo = readFileSync(transcripts.demo);
   writeFileSync(transcripts.crlf, demo.toString("utf8").replace(/\n/g, "\r\n"));
   writeFileSync(transcripts.mutated, demo);
-  writeFileSync(transcripts.messy, generateTranscriptText({
-    seed: rng.int(1 << 30),
-    turns: rng.range(2, 20),
-    mess: { bom: rng.chance(0.3), crlfRate: rng.next() * 0.5, blankRate: 0.1, invalidRate: 0.2, lastLine: rng.pick(["newline", "none", "half"] as const) },
-  }));
+  writeFileSync(
+    transcripts.messy,
+    generateTranscriptText({
+      seed: rng.int(1 << 30),
+      turns: rng.range(2, 20),
+      mess: {
+        bom: rng.chance(0.3),
+        crlfRate: rng.next() * 0.5,
+        blankRate: 0.1,
+        invalidRate: 0.2,
+        lastLine: rng.pick(["newline", "none", "half"] as const),
+      },
+    }),
+  );
   writeFileSync(transcripts.shapes, wrongShapes(rng, project));
   const originals = new Map<string, Uint8Array>();
   for (const rel of MUTABLE_FILES) originals.set(rel, readFileSync(join(project, rel)));
@@ -135,9 +152,30 @@ function wrongShapes(rng: Rng, project: string): string {
     rows.push(JSON.stringify(rng.pick([
       { type: "assistant", message: o() },
       { type: "assistant", message: { role: "assistant", content: o(), usage: o(), model: o(), id: o() } },
-      { type: "assistant", message: { content: [{ type: "tool_use", name: o(), input: o() }], usage: { input_tokens: o(), cache_read_input_tokens: o() } } },
-      { type: "assistant", message: { content: [{ type: "tool_use", name: "Read", input: { file_path: rng.pick([o(), join(project, ".."), "/etc/passwd", "../../x", join(project, "02-projects")]) } }] } },
-      { type: "user", message: { content: [{ type: "tool_result", content: o(), tool_use_id: o() }] }, toolUseResult: o() },
+      {
+        type: "assistant",
+        message: {
+          content: [{ type: "tool_use", name: o(), input: o() }],
+          usage: { input_tokens: o(), cache_read_input_tokens: o() },
+        },
+      },
+      {
+        type: "assistant",
+        message: {
+          content: [{
+            type: "tool_use",
+            name: "Read",
+            input: {
+              file_path: rng.pick([o(), join(project, ".."), "/etc/passwd", "../../x", join(project, "02-projects")]),
+            },
+          }],
+        },
+      },
+      {
+        type: "user",
+        message: { content: [{ type: "tool_result", content: o(), tool_use_id: o() }] },
+        toolUseResult: o(),
+      },
       { type: "system", subtype: "compact_boundary", compactMetadata: o(), isSidechain: o() },
       { type: o(), parentUuid: o(), uuid: o(), isSidechain: o() },
     ])));
@@ -146,13 +184,44 @@ function wrongShapes(rng: Rng, project: string): string {
 }
 
 /** How a mutable file gets damaged. */
-export type FileDamage = "mutate" | "restore" | "empty" | "zero-link" | "urandom-link" | "fifo" | "dir" | "huge" | "outside-link" | "outside-hardlink" | "dangling";
+export type FileDamage =
+  | "mutate"
+  | "restore"
+  | "empty"
+  | "zero-link"
+  | "urandom-link"
+  | "fifo"
+  | "dir"
+  | "huge"
+  | "outside-link"
+  | "outside-hardlink"
+  | "dangling";
 
-const DAMAGES: readonly FileDamage[] = ["mutate", "mutate", "mutate", "mutate", "mutate", "restore", "restore", "empty", "zero-link", "urandom-link", "fifo", "dir", "huge", "outside-link", "outside-hardlink", "dangling"];
+const DAMAGES: readonly FileDamage[] = [
+  "mutate",
+  "mutate",
+  "mutate",
+  "mutate",
+  "mutate",
+  "restore",
+  "restore",
+  "empty",
+  "zero-link",
+  "urandom-link",
+  "fifo",
+  "dir",
+  "huge",
+  "outside-link",
+  "outside-hardlink",
+  "dangling",
+];
 
 /** Damages one workspace or state file; returns a description for the failure report. */
 export function damageWorld(rng: Rng, world: World): string {
-  const stateFiles = listFiles(world.state).concat(listFiles(join(world.project, ".jerry")), listFiles(join(world.project, "00-system", ".cache")));
+  const stateFiles = listFiles(world.state).concat(
+    listFiles(join(world.project, ".jerry")),
+    listFiles(join(world.project, "00-system", ".cache")),
+  );
   const useState = stateFiles.length > 0 && rng.chance(0.35);
   const abs = useState ? rng.pick(stateFiles) : join(world.project, rng.pick(MUTABLE_FILES));
   const rel = relative(world.root, abs);

@@ -11,7 +11,18 @@
 // replays its world.
 import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { handleHook, type HookHandler } from "../../lib/hook/handle_hook.ts";
 import type { HookEventName } from "../../lib/hook/hook_types.ts";
@@ -33,10 +44,9 @@ import {
   createWorld,
   damageWorld,
   destroyWorld,
-  MUTABLE_FILES,
   diffSnapshots,
+  MUTABLE_FILES,
   ROOT,
-  type Shared,
   snapshot,
   type World,
 } from "./_world.ts";
@@ -107,8 +117,21 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
   const event = HOOK_NAMES[o.hook];
   const handler = HANDLERS[o.hook];
   const result: FuzzResult = {
-    hook: o.hook, seed: o.seed, inProcess: 0, binary: 0, binaryMulticall: 0, binaryWhileTranscriptChanges: 0, worlds: 0, damagedFiles: 0,
-    kinds: {}, outputs: { silent: 0, replied: 0 }, failOpen: {}, maxMs: { inProcess: 0, binary: 0 }, failures: [], failureCount: 0, seconds: 0,
+    hook: o.hook,
+    seed: o.seed,
+    inProcess: 0,
+    binary: 0,
+    binaryMulticall: 0,
+    binaryWhileTranscriptChanges: 0,
+    worlds: 0,
+    damagedFiles: 0,
+    kinds: {},
+    outputs: { silent: 0, replied: 0 },
+    failOpen: {},
+    maxMs: { inProcess: 0, binary: 0 },
+    failures: [],
+    failureCount: 0,
+    seconds: 0,
   };
   const shared = createShared();
   const worlds = Math.ceil(o.cases / o.worldSize);
@@ -148,7 +171,9 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
           const env: Record<string, string | undefined> = { ...world.env };
           if (rng.chance(0.5)) env.REHYDRATE_DEBUG = "1";
           if (rng.chance(0.1)) delete env.CLAUDE_PROJECT_DIR;
-          if (rng.chance(0.15)) env.REHYDRATE_DISPATCH_FILE = join(world.project, "docs", "handler-dispatches", "fix-login.md");
+          if (rng.chance(0.15)) {
+            env.REHYDRATE_DISPATCH_FILE = join(world.project, "docs", "handler-dispatches", "fix-login.md");
+          }
           const binary = stride !== Infinity && index % stride === 0;
           const logFrom = sizeOf(logPath);
           let problems: string[];
@@ -172,7 +197,11 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
             const t0 = performance.now();
             let outcome;
             try {
-              outcome = await handleHook(event, handler, new TextDecoder().decode(stdin), { env, homeDir: world.home, now: new Date(Date.now()) });
+              outcome = await handleHook(event, handler, new TextDecoder().decode(stdin), {
+                env,
+                homeDir: world.home,
+                now: new Date(Date.now()),
+              });
             } catch (err) {
               outcome = { stdout: "", exitCode: 0 as const, threw: (err as Error)?.stack ?? String(err) };
             }
@@ -187,8 +216,12 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
           else result.outputs.silent++;
           if (ms > (o.limitMs ?? LIMIT_MS)) problems.push(`took ${Math.round(ms)} ms`);
           const after = snapshot(world.root, allowed);
-          const changed = diffSnapshots(before, after).filter((d) => !(changedTranscript && d.endsWith(` ${changedTranscript}`)));
-          if (changed.length > 0) problems.push(`wrote outside the state directories: ${changed.slice(0, 3).join(", ")}`);
+          const changed = diffSnapshots(before, after).filter((d) =>
+            !(changedTranscript && d.endsWith(` ${changedTranscript}`))
+          );
+          if (changed.length > 0) {
+            problems.push(`wrote outside the state directories: ${changed.slice(0, 3).join(", ")}`);
+          }
           before = after;
           for (const line of newLogLines(logPath, logFrom)) {
             const m = /failed open: (.*?)(?: \| {4}at |$)/.exec(line);
@@ -199,10 +232,19 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
           }
           if (problems.length > 0) {
             result.failureCount++;
-            if (o.verbose) console.error(`links now: ${linkedFiles(world).join(", ")}; stdout: ${stdout.slice(0, 3000)}`);
+            if (o.verbose) {
+              console.error(`links now: ${linkedFiles(world).join(", ")}; stdout: ${stdout.slice(0, 3000)}`);
+            }
             const f: Failure = {
-              hook: o.hook, world: w, case: c, mode: binary ? "binary" : "in-process", kind, damage: damage.trim(), problems,
-              replay: `bun tests/fuzz/run.ts --seed ${o.seed} --hooks ${o.hook} --cases ${o.cases} --spawn ${o.spawn} --world-size ${o.worldSize} --world ${w} --verbose`,
+              hook: o.hook,
+              world: w,
+              case: c,
+              mode: binary ? "binary" : "in-process",
+              kind,
+              damage: damage.trim(),
+              problems,
+              replay:
+                `bun tests/fuzz/run.ts --seed ${o.seed} --hooks ${o.hook} --cases ${o.cases} --spawn ${o.spawn} --world-size ${o.worldSize} --world ${w} --verbose`,
             };
             if (result.failures.length < 50) result.failures.push(f);
             if (o.verbose) console.error(JSON.stringify(f));
@@ -222,13 +264,20 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
 
 /** Leaves a state behind in most worlds, so the cases meet markers, records and checkpoints. */
 async function prelude(rng: Rng, world: World): Promise<void> {
-  const base = { session_id: "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d", transcript_path: world.transcripts.demo, cwd: world.project };
+  const base = {
+    session_id: "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d",
+    transcript_path: world.transcripts.demo,
+    cwd: world.project,
+  };
   const steps: [HookEventName, string, Record<string, unknown>][] = [];
   if (rng.chance(0.7)) steps.push(["PreCompact", "pre-compact", { trigger: "auto" }]);
   if (rng.chance(0.4)) steps.push(["PostCompact", "post-compact", { trigger: "auto", compact_summary: "Summary." }]);
   if (rng.chance(0.3)) steps.push(["SessionStart", "session-start", { source: "compact" }]);
   for (const [event, name, extra] of steps) {
-    await handleHook(event, HANDLERS[name], JSON.stringify({ ...base, hook_event_name: event, ...extra }), { env: world.env, homeDir: world.home });
+    await handleHook(event, HANDLERS[name], JSON.stringify({ ...base, hook_event_name: event, ...extra }), {
+      env: world.env,
+      homeDir: world.home,
+    });
   }
 }
 
@@ -255,7 +304,16 @@ function runBinary(
     let timer: ReturnType<typeof setInterval> | undefined;
     if (changing) {
       // Grow and truncate the transcript while the hook reads it.
-      const row = Buffer.from(JSON.stringify({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "x".repeat(rng.range(10, 5000)) }], usage: { input_tokens: 5 } } }) + "\n");
+      const row = Buffer.from(
+        JSON.stringify({
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [{ type: "text", text: "x".repeat(rng.range(10, 5000)) }],
+            usage: { input_tokens: 5 },
+          },
+        }) + "\n",
+      );
       timer = setInterval(() => {
         try {
           if (rng.chance(0.3)) truncateSync(changing, rng.int(statSync(changing).size + 1));
@@ -266,7 +324,12 @@ function runBinary(
     child.on("close", (status) => {
       clearTimeout(killer);
       if (timer) clearInterval(timer);
-      resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), ms: performance.now() - t0 });
+      resolve({
+        status,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ms: performance.now() - t0,
+      });
     });
     child.stdin.on("error", () => {/* the hook may exit before reading everything */});
     child.stdin.end(stdin);
@@ -277,7 +340,9 @@ function linkedFiles(world: World): string[] {
   const out: string[] = [];
   for (const rel of MUTABLE_FILES) {
     const st = lstatSync(join(world.project, rel), { throwIfNoEntry: false });
-    if (st && (st.isSymbolicLink() || st.nlink > 1 || !st.isFile())) out.push(`${rel} (${st.isSymbolicLink() ? "symlink" : st.nlink > 1 ? "hard link" : "special"})`);
+    if (st && (st.isSymbolicLink() || st.nlink > 1 || !st.isFile())) {
+      out.push(`${rel} (${st.isSymbolicLink() ? "symlink" : st.nlink > 1 ? "hard link" : "special"})`);
+    }
   }
   return out;
 }
@@ -320,7 +385,16 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { seed: Date.now() % 1_000_000_007, cases: 2000, spawn: 40, hooks: Object.keys(HANDLERS), worldSize: 250, jobs: 2, verbose: false, worker: false };
+  const a: Args = {
+    seed: Date.now() % 1_000_000_007,
+    cases: 2000,
+    spawn: 40,
+    hooks: Object.keys(HANDLERS),
+    worldSize: 250,
+    jobs: 2,
+    verbose: false,
+    worker: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => argv[++i];
@@ -343,18 +417,47 @@ function parseArgs(argv: string[]): Args {
 async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   if (a.worker) {
-    const r = await fuzzHook({ seed: a.seed, hook: a.hooks[0], cases: a.cases, spawn: a.spawn, worldSize: a.worldSize, world: a.world, verbose: a.verbose });
+    const r = await fuzzHook({
+      seed: a.seed,
+      hook: a.hooks[0],
+      cases: a.cases,
+      spawn: a.spawn,
+      worldSize: a.worldSize,
+      world: a.world,
+      verbose: a.verbose,
+    });
     process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
     return;
   }
-  if (a.spawn > 0) for (const b of ["rehydrate", ...a.hooks]) if (!existsSync(join(ROOT, "dist", b))) throw new Error(`dist/${b} is missing: run bun build.ts first`);
-  console.log(`rehydrate fuzz: seed ${a.seed}, ${a.cases} cases per hook (${a.spawn} on the binaries), hooks ${a.hooks.join(", ")}`);
+  if (a.spawn > 0) {
+    for (const b of ["rehydrate", ...a.hooks]) {
+      if (!existsSync(join(ROOT, "dist", b))) throw new Error(`dist/${b} is missing: run bun build.ts first`);
+    }
+  }
+  console.log(
+    `rehydrate fuzz: seed ${a.seed}, ${a.cases} cases per hook (${a.spawn} on the binaries), hooks ${
+      a.hooks.join(", ")
+    }`,
+  );
   const results: FuzzResult[] = [];
   const queue = [...a.hooks];
   const started = Date.now();
   const workers = Array.from({ length: Math.max(1, a.jobs) }, async () => {
     for (let hook = queue.shift(); hook !== undefined; hook = queue.shift()) {
-      const args = [import.meta.filename!, "--worker", "--seed", String(a.seed), "--cases", String(a.cases), "--spawn", String(a.spawn), "--hooks", hook, "--world-size", String(a.worldSize)];
+      const args = [
+        import.meta.filename!,
+        "--worker",
+        "--seed",
+        String(a.seed),
+        "--cases",
+        String(a.cases),
+        "--spawn",
+        String(a.spawn),
+        "--hooks",
+        hook,
+        "--world-size",
+        String(a.worldSize),
+      ];
       if (a.world !== undefined) args.push("--world", String(a.world));
       if (a.verbose) args.push("--verbose");
       const out = await new Promise<string>((resolve) => {
@@ -371,8 +474,18 @@ async function main(): Promise<void> {
       }
       const r = JSON.parse(line.slice(7)) as FuzzResult;
       results.push(r);
-      console.log(`${hook.padEnd(19)} ${String(r.inProcess).padStart(7)} in-process  ${String(r.binary).padStart(5)} binary  ${String(r.failureCount).padStart(4)} failures  max ${Math.round(r.maxMs.inProcess)}/${Math.round(r.maxMs.binary)} ms  ${r.seconds} s`);
-      for (const f of r.failures.slice(0, 5)) console.log(`  FAIL ${f.mode} world ${f.world} case ${f.case} (${f.kind}${f.damage ? `, ${f.damage}` : ""}): ${f.problems.join("; ")}\n    replay: ${f.replay}`);
+      console.log(
+        `${hook.padEnd(19)} ${String(r.inProcess).padStart(7)} in-process  ${String(r.binary).padStart(5)} binary  ${
+          String(r.failureCount).padStart(4)
+        } failures  max ${Math.round(r.maxMs.inProcess)}/${Math.round(r.maxMs.binary)} ms  ${r.seconds} s`,
+      );
+      for (const f of r.failures.slice(0, 5)) {
+        console.log(
+          `  FAIL ${f.mode} world ${f.world} case ${f.case} (${f.kind}${f.damage ? `, ${f.damage}` : ""}): ${
+            f.problems.join("; ")
+          }\n    replay: ${f.replay}`,
+        );
+      }
     }
   });
   await Promise.all(workers);
@@ -380,7 +493,11 @@ async function main(): Promise<void> {
   for (const stray of [".jerry", "00-system", "projects"]) {
     if (existsSync(join(ROOT, stray))) console.log(`WARNING: ${stray} appeared in the repository`);
   }
-  console.log(`${total === 0 ? "OK" : "FAILED"}: ${results.reduce((n, r) => n + r.inProcess + r.binary, 0)} cases, ${total} failures, ${Math.round((Date.now() - started) / 1000)} s (seed ${a.seed})`);
+  console.log(
+    `${total === 0 ? "OK" : "FAILED"}: ${
+      results.reduce((n, r) => n + r.inProcess + r.binary, 0)
+    } cases, ${total} failures, ${Math.round((Date.now() - started) / 1000)} s (seed ${a.seed})`,
+  );
   if (a.out) writeFileSync(a.out, report(a, results, Math.round((Date.now() - started) / 1000)));
   if (total > 0) process.exitCode = 1;
 }
@@ -389,13 +506,21 @@ function report(a: Args, results: FuzzResult[], seconds: number): string {
   results.sort((x, y) => a.hooks.indexOf(x.hook) - a.hooks.indexOf(y.hook));
   const sum = (f: (r: FuzzResult) => number) => results.reduce((n, r) => n + f(r), 0);
   const rows = results.map((r) =>
-    `| ${r.hook} | ${r.inProcess.toLocaleString("en")} | ${r.binary} (${r.binaryMulticall} via \`rehydrate ${r.hook}\`, ${r.binaryWhileTranscriptChanges} while the transcript changed) | ${r.damagedFiles.toLocaleString("en")} | ${r.outputs.replied.toLocaleString("en")} | ${Math.round(r.maxMs.inProcess)} / ${Math.round(r.maxMs.binary)} | ${r.failureCount} |`
+    `| ${r.hook} | ${
+      r.inProcess.toLocaleString("en")
+    } | ${r.binary} (${r.binaryMulticall} via \`rehydrate ${r.hook}\`, ${r.binaryWhileTranscriptChanges} while the transcript changed) | ${
+      r.damagedFiles.toLocaleString("en")
+    } | ${r.outputs.replied.toLocaleString("en")} | ${Math.round(r.maxMs.inProcess)} / ${
+      Math.round(r.maxMs.binary)
+    } | ${r.failureCount} |`
   );
   const kinds: Record<string, number> = {};
   const failOpen: Record<string, number> = {};
   for (const r of results) {
     for (const [k, n] of Object.entries(r.kinds)) kinds[k] = (kinds[k] ?? 0) + n;
-    for (const [k, n] of Object.entries(r.failOpen)) failOpen[`${r.hook}: ${k}`] = (failOpen[`${r.hook}: ${k}`] ?? 0) + n;
+    for (const [k, n] of Object.entries(r.failOpen)) {
+      failOpen[`${r.hook}: ${k}`] = (failOpen[`${r.hook}: ${k}`] ?? 0) + n;
+    }
   }
   const failures = results.flatMap((r) => r.failures);
   return `# Fuzzing results
@@ -435,9 +560,24 @@ ${rows.join("\n")}
 Stdin kinds (all hooks): ${Object.entries(kinds).sort().map(([k, n]) => `${k} ${n.toLocaleString("en")}`).join(", ")}.
 
 Exceptions caught by the fail-open guards (logged, the hook went on; not property failures):
-${Object.keys(failOpen).length === 0 ? "none." : Object.entries(failOpen).sort((x, y) => y[1] - x[1]).map(([k, n]) => `- ${n}× ${k.replaceAll("|", "\\|")}`).join("\n")}
+${
+    Object.keys(failOpen).length === 0
+      ? "none."
+      : Object.entries(failOpen).sort((x, y) => y[1] - x[1]).map(([k, n]) => `- ${n}× ${k.replaceAll("|", "\\|")}`)
+        .join("\n")
+  }
 
-${failures.length === 0 ? "No failures." : `Failures (first ${failures.length}):\n${failures.map((f) => `- ${f.hook} ${f.mode} world ${f.world} case ${f.case} (${f.kind}${f.damage ? `, ${f.damage}` : ""}): ${f.problems.join("; ")}`).join("\n")}`}
+${
+    failures.length === 0
+      ? "No failures."
+      : `Failures (first ${failures.length}):\n${
+        failures.map((f) =>
+          `- ${f.hook} ${f.mode} world ${f.world} case ${f.case} (${f.kind}${f.damage ? `, ${f.damage}` : ""}): ${
+            f.problems.join("; ")
+          }`
+        ).join("\n")
+      }`
+  }
 `;
 }
 

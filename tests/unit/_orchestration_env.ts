@@ -33,14 +33,19 @@ export async function inHook<E extends HookEventName, T>(
   let result: T | undefined;
   let error: unknown;
   const text = JSON.stringify({ session_id: "sess-1", transcript_path: "", cwd: ws, hook_event_name: event, ...input });
-  await handleHook(event, (ctx) => {
-    try {
-      result = fn(ctx);
-    } catch (err) {
-      error = err;
-    }
-    return null;
-  }, text, { env, homeDir: join(ws, ".home"), now: options.now ?? new Date("2026-02-19T14:10:00Z") });
+  await handleHook(
+    event,
+    (ctx) => {
+      try {
+        result = fn(ctx);
+      } catch (err) {
+        error = err;
+      }
+      return null;
+    },
+    text,
+    { env, homeDir: join(ws, ".home"), now: options.now ?? new Date("2026-02-19T14:10:00Z") },
+  );
   if (error !== undefined) throw error;
   return result as T;
 }
@@ -52,13 +57,36 @@ export function transcript(ws: string, tokens: number, options: { editPaths?: st
   ];
   (options.editPaths ?? []).forEach((p, i) => {
     rows.push({
-      type: "assistant", uuid: `t${i}`, parentUuid: "u0", isSidechain: false,
-      message: { id: `msg_t${i}`, model: options.model ?? "claude-opus-4-6", role: "assistant", content: [{ type: "tool_use", id: `toolu_${i}`, name: "Edit", input: { file_path: p, old_string: "a", new_string: "b" } }], usage: { input_tokens: 10, output_tokens: 1 } },
+      type: "assistant",
+      uuid: `t${i}`,
+      parentUuid: "u0",
+      isSidechain: false,
+      message: {
+        id: `msg_t${i}`,
+        model: options.model ?? "claude-opus-4-6",
+        role: "assistant",
+        content: [{
+          type: "tool_use",
+          id: `toolu_${i}`,
+          name: "Edit",
+          input: { file_path: p, old_string: "a", new_string: "b" },
+        }],
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
     });
   });
   rows.push({
-    type: "assistant", uuid: "a1", parentUuid: "u0", isSidechain: false,
-    message: { id: "msg_a1", model: options.model ?? "claude-opus-4-6", role: "assistant", content: [{ type: "text", text: "ok" }], usage: { input_tokens: 3, cache_read_input_tokens: tokens - 3, cache_creation_input_tokens: 0, output_tokens: 5 } },
+    type: "assistant",
+    uuid: "a1",
+    parentUuid: "u0",
+    isSidechain: false,
+    message: {
+      id: "msg_a1",
+      model: options.model ?? "claude-opus-4-6",
+      role: "assistant",
+      content: [{ type: "text", text: "ok" }],
+      usage: { input_tokens: 3, cache_read_input_tokens: tokens - 3, cache_creation_input_tokens: 0, output_tokens: 5 },
+    },
   });
   const path = join(ws, ".home", `t-${tokens}-${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
@@ -69,12 +97,17 @@ type Validate = ((value: unknown) => boolean) & { errors?: unknown };
 
 /** An ajv validator for one of our schemas. */
 export function ajvFor(schemaFile: string): Validate {
-  const Ctor = ((Ajv2020 as unknown as { default?: unknown }).default ?? Ajv2020) as new (o: Record<string, unknown>) => {
+  const Ctor = ((Ajv2020 as unknown as { default?: unknown }).default ?? Ajv2020) as new (
+    o: Record<string, unknown>,
+  ) => {
     addFormat(name: string, f: (s: string) => boolean): void;
     compile(schema: unknown): Validate;
   };
   const ajv = new Ctor({ allErrors: true, allowUnionTypes: true, strict: false });
-  ajv.addFormat("date-time", (s) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(s) && !Number.isNaN(Date.parse(s)));
+  ajv.addFormat(
+    "date-time",
+    (s) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(s) && !Number.isNaN(Date.parse(s)),
+  );
   return ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, schemaFile), "utf8")));
 }
 

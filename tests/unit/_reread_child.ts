@@ -14,10 +14,15 @@ while (Date.now() < Number(startAt)) { /* spin until the common start */ }
 const env = process.env as Record<string, string>;
 if (mode === "deliver") {
   let got: string | null = null;
-  await handleHook("UserPromptSubmit", (ctx) => {
-    got = recordDelivery(ctx, env.TEST_COMPACTION_ID, "user-prompt-submit");
-    return null;
-  }, stdin, { env });
+  await handleHook(
+    "UserPromptSubmit",
+    (ctx) => {
+      got = recordDelivery(ctx, env.TEST_COMPACTION_ID, "user-prompt-submit");
+      return null;
+    },
+    stdin,
+    { env },
+  );
   process.stdout.write(JSON.stringify({ got }) + "\n");
 } else {
   const reply = (json: Record<string, unknown> | null) => json ? { json } : null;

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type HookContext, handleHook, type HookOutcome } from "../../lib/hook/handle_hook.ts";
+import { handleHook, type HookContext, type HookOutcome } from "../../lib/hook/handle_hook.ts";
 import type { HookEventName, HookReply } from "../../lib/hook/hook_types.ts";
 
 export const ROOT = join(import.meta.dirname!, "..", "..");
@@ -19,7 +19,9 @@ export function payload(file: string, patch: Record<string, unknown> = {}): stri
 }
 
 /** A fresh state directory and home, and the environment a hook would see. */
-export function sandbox(extraEnv: Record<string, string> = {}): { state: string; home: string; env: Record<string, string> } {
+export function sandbox(
+  extraEnv: Record<string, string> = {},
+): { state: string; home: string; env: Record<string, string> } {
   const root = mkdtempSync(join(tmpdir(), "rehydrate-reread-"));
   const state = join(root, "state");
   const home = join(root, "home");
@@ -35,10 +37,15 @@ export async function run<E extends HookEventName, T>(
   options: { now?: Date; reply?: (value: T) => HookReply } = {},
 ): Promise<{ outcome: HookOutcome; value: T | undefined }> {
   let value: T | undefined;
-  const outcome = await handleHook(event, (ctx) => {
-    value = fn(ctx);
-    return options.reply ? options.reply(value) : null;
-  }, stdin, { env, now: options.now });
+  const outcome = await handleHook(
+    event,
+    (ctx) => {
+      value = fn(ctx);
+      return options.reply ? options.reply(value) : null;
+    },
+    stdin,
+    { env, now: options.now },
+  );
   return { outcome, value };
 }
 

@@ -7,8 +7,30 @@ type Obj = Record<string, unknown>;
 
 /** Values of every JSON type, with strings our schemas care about. */
 export const POOL: unknown[] = [
-  null, true, false, 0, -1, 1, 1.5, 1e9, "", "x", "auto", "high", "execution", "WARNING", "handler",
-  "2026-01-03T14:00:00Z", "2026-13-03T14:00:00Z", "24-abc", "cx-001", [], ["a"], [1, 1], {}, { a: 1 },
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1,
+  1.5,
+  1e9,
+  "",
+  "x",
+  "auto",
+  "high",
+  "execution",
+  "WARNING",
+  "handler",
+  "2026-01-03T14:00:00Z",
+  "2026-13-03T14:00:00Z",
+  "24-abc",
+  "cx-001",
+  [],
+  ["a"],
+  [1, 1],
+  {},
+  { a: 1 },
 ];
 
 /** One element of `list`, chosen by `r`. */

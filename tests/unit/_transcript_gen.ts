@@ -57,8 +57,36 @@ export interface GenerateTranscriptOptions {
   mess?: TranscriptMess;
 }
 
-const TOOLS = ["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Glob", "Grep", "Skill", "TodoWrite", "Task"];
-const WORDS = ["alpha", "beta", "rehydrate", "compaction", "🚀", "日本語", "テキスト", "café", "naïve", "𝄞", "数据", "🙂👍", "résumé", "hook", "state"];
+const TOOLS = [
+  "Read",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+  "Bash",
+  "Glob",
+  "Grep",
+  "Skill",
+  "TodoWrite",
+  "Task",
+];
+const WORDS = [
+  "alpha",
+  "beta",
+  "rehydrate",
+  "compaction",
+  "🚀",
+  "日本語",
+  "テキスト",
+  "café",
+  "naïve",
+  "𝄞",
+  "数据",
+  "🙂👍",
+  "résumé",
+  "hook",
+  "state",
+];
 const FILES = ["src/index.ts", "lib/state.ts", "docs/读我.md", "tests/app.test.ts", "notes/😀.txt", "README.md"];
 
 /** Seeded PRNG (mulberry32): same seed, same sequence, on every runtime. */
@@ -210,10 +238,18 @@ export function* generateTranscript(options: GenerateTranscriptOptions = {}): Ge
     yield* emit(envelope("user", {
       isCompactSummary: true,
       isVisibleInTranscriptOnly: true,
-      message: { role: "user", content: `This session is being continued from a previous conversation. ${bigText(800)}` },
+      message: {
+        role: "user",
+        content: `This session is being continued from a previous conversation. ${bigText(800)}`,
+      },
     }));
     yield* emit(envelope("progress", {
-      data: { type: "hook_progress", hookEvent: "SessionStart", hookName: "SessionStart:compact", command: "rehydrate" },
+      data: {
+        type: "hook_progress",
+        hookEvent: "SessionStart",
+        hookName: "SessionStart:compact",
+        command: "rehydrate",
+      },
       parentToolUseID: "",
       toolUseID: "",
     }));
@@ -238,7 +274,13 @@ export function* generateTranscript(options: GenerateTranscriptOptions = {}): Ge
       snapshot: { messageId: prompt.uuid, trackedFileBackups: {}, timestamp: prompt.timestamp },
       isSnapshotUpdate: false,
     });
-    yield* emit({ type: "queue-operation", operation: "enqueue", timestamp: prompt.timestamp, sessionId, content: "x" });
+    yield* emit({
+      type: "queue-operation",
+      operation: "enqueue",
+      timestamp: prompt.timestamp,
+      sessionId,
+      content: "x",
+    });
     yield* emit(prompt);
     const steps = int(1, 4);
     for (let step = 0; step < steps; step++) {

@@ -32,10 +32,14 @@ describe("bench workspace", () => {
     assert.equal(projects.length, 40);
     for (const id of projects) {
       const planning = join(ws, "02-projects", id, "01-planning");
-      const manifest = existsSync(join(planning, "resume-context.md")) ? join(planning, "resume-context.md") : join(planning, "_resume.md");
+      const manifest = existsSync(join(planning, "resume-context.md"))
+        ? join(planning, "resume-context.md")
+        : join(planning, "_resume.md");
       const fm = frontmatter(manifest);
       assert.equal(fm.project_id, id);
-      for (const f of fm.files_to_load as string[]) assert.ok(existsSync(join(ws, "02-projects", id, f)), `${id}: ${f}`);
+      for (const f of fm.files_to_load as string[]) {
+        assert.ok(existsSync(join(ws, "02-projects", id, f)), `${id}: ${f}`);
+      }
     }
   });
 
@@ -69,6 +73,7 @@ describe("bench transcript", () => {
   });
 
   test("the transcript holds the row kinds the hooks must skip or use", () => {
+    // deno-lint-ignore no-explicit-any -- generated rows of every kind
     const has = (pred: (r: Record<string, any>) => boolean) => rows.some(pred);
     assert.ok(has((r) => r.type === "system" && r.subtype === "compact_boundary"));
     assert.ok(has((r) => r.isSidechain === true));
@@ -86,8 +91,9 @@ describe("bench transcript", () => {
 
   test("the recent tool calls work on the active project", () => {
     const paths = rows.slice(-Math.floor(rows.length / 5)).filter((r) => r.type === "assistant")
-      .flatMap((r) => r.message.content).filter((b: any) => b.type === "tool_use" && b.input.file_path)
-      .map((b: any) => b.input.file_path as string).filter((p) => p.includes("/02-projects/"));
+      .flatMap((r) => r.message.content as { type: string; input?: { file_path?: string } }[])
+      .filter((b) => b.type === "tool_use" && b.input?.file_path)
+      .map((b) => b.input!.file_path as string).filter((p) => p.includes("/02-projects/"));
     assert.ok(paths.length > 5);
     const active = paths.filter((p) => p.includes(`/02-projects/${ACTIVE_PROJECT}/`)).length;
     assert.ok(active / paths.length > 0.8, `${active} of ${paths.length}`);
@@ -105,7 +111,8 @@ describe("bench hook inputs", () => {
     });
   }
   test("the bare post-tool-use case is the usual tool call; @orchestration edits ORCHESTRATION.yaml", () => {
-    const edited = (id: string) => JSON.parse(hookInput(id, { sessionId: "s", transcriptPath, cwd: ws })).tool_input.file_path as string;
+    const edited = (id: string) =>
+      JSON.parse(hookInput(id, { sessionId: "s", transcriptPath, cwd: ws })).tool_input.file_path as string;
     assert.ok(!edited("post-tool-use").endsWith("ORCHESTRATION.yaml"), edited("post-tool-use"));
     assert.ok(edited("post-tool-use@orchestration").endsWith("/ORCHESTRATION.yaml"));
   });
@@ -134,23 +141,36 @@ describe("bench peers", () => {
     runPeer("python3", "pre-compact.py", "pre-compact");
     const fromPython = state();
     assert.equal(fromNode.active_project_id, ACTIVE_PROJECT);
-    assert.deepEqual([fromPython.active_project_id, fromPython.confidence], [fromNode.active_project_id, fromNode.confidence]);
+    assert.deepEqual([fromPython.active_project_id, fromPython.confidence], [
+      fromNode.active_project_id,
+      fromNode.confidence,
+    ]);
   });
 
   test("the Node and Python UserPromptSubmit peers report the same fill", { skip: !python && "no python3" }, () => {
-    const a = JSON.parse(runPeer("node", "user-prompt-submit.mjs", "user-prompt-submit")).hookSpecificOutput.additionalContext;
-    const b = JSON.parse(runPeer("python3", "user-prompt-submit.py", "user-prompt-submit")).hookSpecificOutput.additionalContext;
+    const a =
+      JSON.parse(runPeer("node", "user-prompt-submit.mjs", "user-prompt-submit")).hookSpecificOutput.additionalContext;
+    const b = JSON.parse(runPeer("python3", "user-prompt-submit.py", "user-prompt-submit")).hookSpecificOutput
+      .additionalContext;
     assert.equal(a, b);
     assert.match(a, /FILL: 72\.0% \(144003 of 200000 tokens\)/);
   });
 
-  test("the Node and Python SessionStart peers inject the same resume context", { skip: !python && "no python3" }, () => {
-    runPeer("node", "pre-compact.mjs", "pre-compact");
-    const a = JSON.parse(JSON.parse(runPeer("node", "session-start.mjs", "session-start")).hookSpecificOutput.additionalContext);
-    runPeer("node", "pre-compact.mjs", "pre-compact");
-    const b = JSON.parse(JSON.parse(runPeer("python3", "session-start.py", "session-start")).hookSpecificOutput.additionalContext);
-    assert.deepEqual(a.resume_mode, b.resume_mode);
-    assert.equal(a.resume_mode.project_id, ACTIVE_PROJECT);
-    assert.equal(a.MANDATORY_LOADING_SEQUENCE, b.MANDATORY_LOADING_SEQUENCE);
-  });
+  test(
+    "the Node and Python SessionStart peers inject the same resume context",
+    { skip: !python && "no python3" },
+    () => {
+      runPeer("node", "pre-compact.mjs", "pre-compact");
+      const a = JSON.parse(
+        JSON.parse(runPeer("node", "session-start.mjs", "session-start")).hookSpecificOutput.additionalContext,
+      );
+      runPeer("node", "pre-compact.mjs", "pre-compact");
+      const b = JSON.parse(
+        JSON.parse(runPeer("python3", "session-start.py", "session-start")).hookSpecificOutput.additionalContext,
+      );
+      assert.deepEqual(a.resume_mode, b.resume_mode);
+      assert.equal(a.resume_mode.project_id, ACTIVE_PROJECT);
+      assert.equal(a.MANDATORY_LOADING_SEQUENCE, b.MANDATORY_LOADING_SEQUENCE);
+    },
+  );
 });

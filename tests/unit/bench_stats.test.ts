@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { SaxesParser } from "saxes";
 import { pairedRatio, quantile, ratio, roundOrder, summarize } from "../../bench/stats.ts";
 import { snapshotTree } from "../../bench/sandbox.ts";
-import { type BenchResults, type CaseResult, evaluateTargets, pairedVerdict, renderMarkdown, renderSvg } from "../../bench/report.ts";
+import {
+  type BenchResults,
+  type CaseResult,
+  evaluateTargets,
+  pairedVerdict,
+  renderMarkdown,
+  renderSvg,
+} from "../../bench/report.ts";
 
 describe("bench statistics", () => {
   test("quantile() interpolates linearly between closest ranks", () => {
@@ -21,7 +28,14 @@ describe("bench statistics", () => {
     const values = [5, 1, 4, 2, 3];
     const s = summarize(values);
     assert.deepEqual(values, [5, 1, 4, 2, 3]);
-    assert.deepEqual({ ...s, p95: Math.round(s.p95 * 100) / 100 }, { n: 5, min: 1, median: 3, p95: 4.8, max: 5, mean: 3 });
+    assert.deepEqual({ ...s, p95: Math.round(s.p95 * 100) / 100 }, {
+      n: 5,
+      min: 1,
+      median: 3,
+      p95: 4.8,
+      max: 5,
+      mean: 3,
+    });
   });
 
   test("roundOrder() puts every command in every position once per cycle", () => {
@@ -68,7 +82,10 @@ describe("bench statistics", () => {
     assert.ok(r.lo > 1.24 && r.hi < 1.26, `${r.lo}..${r.hi}`);
     // Shifting which rounds the hook ran slow in moves the ratio of medians, not the paired one.
     const shuffled = [...hook.slice(15), ...hook.slice(0, 15)];
-    assert.equal(summarize(shuffled).median / summarize(floor).median, summarize(hook).median / summarize(floor).median);
+    assert.equal(
+      summarize(shuffled).median / summarize(floor).median,
+      summarize(hook).median / summarize(floor).median,
+    );
     assert.ok(pairedRatio(shuffled, floor)!.hi - pairedRatio(shuffled, floor)!.lo > 0.3);
   });
 
@@ -152,8 +169,16 @@ function results(cases: CaseResult[]): BenchResults {
 describe("bench report", () => {
   test("evaluateTargets() passes a hook within every limit", () => {
     const r = results([
-      { hook: "stop", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(12, 33_000), node: cmd(130), python: cmd(190) } },
-      { hook: "stop", input: "500mb", commands: { floor: cmd(10), rehydrate: cmd(13, 33_000), node: cmd(9000), python: cmd(9000) } },
+      {
+        hook: "stop",
+        input: "1mb",
+        commands: { floor: cmd(10), rehydrate: cmd(12, 33_000), node: cmd(130), python: cmd(190) },
+      },
+      {
+        hook: "stop",
+        input: "500mb",
+        commands: { floor: cmd(10), rehydrate: cmd(13, 33_000), node: cmd(9000), python: cmd(9000) },
+      },
     ]);
     const t = evaluateTargets(r);
     assert.deepEqual(t.map((x) => x.pass), [true, true, true, true, true]);
@@ -161,8 +186,16 @@ describe("bench report", () => {
 
   test("evaluateTargets() fails each target on the number that breaks it", () => {
     const r = results([
-      { hook: "stop", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(12), node: cmd(100), python: cmd(150) } },
-      { hook: "stop", input: "500mb", commands: { floor: cmd(10), rehydrate: cmd(14, 40_000), node: cmd(9000), python: cmd(9000) } },
+      {
+        hook: "stop",
+        input: "1mb",
+        commands: { floor: cmd(10), rehydrate: cmd(12), node: cmd(100), python: cmd(150) },
+      },
+      {
+        hook: "stop",
+        input: "500mb",
+        commands: { floor: cmd(10), rehydrate: cmd(14, 40_000), node: cmd(9000), python: cmd(9000) },
+      },
     ]);
     const t = evaluateTargets(r);
     // 14 ms is 1.4x the floor and 1.17x the 1 MB ratio, RSS 1.33x; Node 8.3x and Python 12.5x at 1 MB.
@@ -175,7 +208,15 @@ describe("bench report", () => {
     const floor = Array.from({ length: 25 }, (_, i) => 10 + (i % 5));
     const at = (f: (x: number, i: number) => number) => rounds(floor.map(f));
     const r = results([
-      { hook: "stop", input: "1mb", commands: { floor: rounds(floor), rehydrate: at((x) => x * 1.1), multicall: at((x, i) => x * (i % 2 ? 1.4 : 1.2)) } },
+      {
+        hook: "stop",
+        input: "1mb",
+        commands: {
+          floor: rounds(floor),
+          rehydrate: at((x) => x * 1.1),
+          multicall: at((x, i) => x * (i % 2 ? 1.4 : 1.2)),
+        },
+      },
       { hook: "stop", input: "500mb", commands: { floor: rounds(floor), rehydrate: at((x) => x * 1.5) } },
       // Peers run fewer rounds on big inputs: no pairing with the floor.
       { hook: "pre-compact", input: "500mb", commands: { floor: rounds(floor), node: rounds([900, 950, 1000]) } },
@@ -186,27 +227,48 @@ describe("bench report", () => {
     assert.equal(pairedVerdict(c[1], "rehydrate", 1.3)?.verdict, "over");
     assert.equal(pairedVerdict(c[2], "node", 1.3), null);
     assert.equal(pairedVerdict(c[2], "rehydrate", 1.3), null);
-    assert.match(evaluateTargets(r)[0].detail, /by the 95 % interval of the per-round ratio: 1 within, 1 over, 0 undecided$/);
+    assert.match(
+      evaluateTargets(r)[0].detail,
+      /by the 95 % interval of the per-round ratio: 1 within, 1 over, 0 undecided$/,
+    );
     r.targets = evaluateTargets(r);
     const md = renderMarkdown(r);
-    assert.match(md, /\| stop \| 1 MB \| 1\.10x \| 1\.10 \[1\.10, 1\.10\] \| within \| 1\.\d\d \[1\.20, 1\.40\] \| undecided \|/);
+    assert.match(
+      md,
+      /\| stop \| 1 MB \| 1\.10x \| 1\.10 \[1\.10, 1\.10\] \| within \| 1\.\d\d \[1\.20, 1\.40\] \| undecided \|/,
+    );
     assert.match(md, /\| stop \| 500 MB \| 1\.50x \| 1\.50 \[1\.50, 1\.50\] \| over \| – \| – \|/);
-    const section = md.slice(md.indexOf("## Ratio to the floor per round"), md.indexOf("## rehydrate and floor in detail"));
+    const section = md.slice(
+      md.indexOf("## Ratio to the floor per round"),
+      md.indexOf("## rehydrate and floor in detail"),
+    );
     assert.equal(section.split("\n").filter((l) => l.startsWith("| stop |")).length, 2);
     assert.doesNotMatch(section, /pre-compact/);
     assert.doesNotMatch(section, /no interval reaches 95 %/);
     // Five rounds (the quick mode): the whole range, and the report says what it covers.
-    const quick = results([{ hook: "stop", input: "1mb", commands: { floor: rounds([10, 11, 12, 13, 14]), rehydrate: rounds([11, 13, 14, 15, 17]) } }]);
+    const quick = results([{
+      hook: "stop",
+      input: "1mb",
+      commands: { floor: rounds([10, 11, 12, 13, 14]), rehydrate: rounds([11, 13, 14, 15, 17]) },
+    }]);
     quick.targets = evaluateTargets(quick);
     assert.match(renderMarkdown(quick), /With 5 rounds no interval reaches 95 %: .* probability 93\.8 %\./);
   });
 
   test("renderSvg() writes well-formed SVG that escapes text and draws every series", () => {
     const r = results([
-      { hook: "pre-compact", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(12), node: cmd(60), python: cmd(70) } },
-      { hook: "pre-compact", input: "500mb", commands: { floor: cmd(10), rehydrate: cmd(12), node: cmd(6000), python: cmd(7000) } },
+      {
+        hook: "pre-compact",
+        input: "1mb",
+        commands: { floor: cmd(10), rehydrate: cmd(12), node: cmd(60), python: cmd(70) },
+      },
+      {
+        hook: "pre-compact",
+        input: "500mb",
+        commands: { floor: cmd(10), rehydrate: cmd(12), node: cmd(6000), python: cmd(7000) },
+      },
     ]);
-    r.machine.cpu = "CPU <with> & \"quotes\"";
+    r.machine.cpu = 'CPU <with> & "quotes"';
     const svg = renderSvg(r);
     const parser = new SaxesParser({ xmlns: true });
     let polylines = 0;
@@ -219,12 +281,21 @@ describe("bench report", () => {
 
   test("renderSvg() moves an x label that would run into the one before it a line lower", () => {
     const r = results([{ hook: "stop", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(12) } }]);
-    r.inputs = [1, 10, 100, 200, 500].map((mb) => ({ id: `${mb}mb`, label: `${mb} MB`, mb, bytes: mb * 1e6, path: "p", generated: true }));
+    r.inputs = [1, 10, 100, 200, 500].map((mb) => ({
+      id: `${mb}mb`,
+      label: `${mb} MB`,
+      mb,
+      bytes: mb * 1e6,
+      path: "p",
+      generated: true,
+    }));
     const y = new Map<string, number>();
     const parser = new SaxesParser({ xmlns: true });
     let at: number | null = null;
     parser.on("opentag", (tag) => {
-      at = tag.local === "text" && tag.attributes["text-anchor"]?.value === "middle" ? Number(tag.attributes.y?.value) : null;
+      at = tag.local === "text" && tag.attributes["text-anchor"]?.value === "middle"
+        ? Number(tag.attributes.y?.value)
+        : null;
     });
     parser.on("text", (t) => {
       if (at !== null && /^\d+$/.test(t)) y.set(t, at);
@@ -239,7 +310,11 @@ describe("bench report", () => {
   test("renderMarkdown() tables the instruction counts beyond the floor, and leaves the section out without them", () => {
     const r = results([{ hook: "stop", input: "1mb", commands: { floor: cmd(10), rehydrate: cmd(12) } }]);
     assert.doesNotMatch(renderMarkdown(r), /## Instructions executed/);
-    r.instructions = { input: "500mb", runs: 3, cases: [{ hook: "stop", counts: { floor: 6_480_000, rehydrate: 7_590_000, multicall: 7_730_000 } }] };
+    r.instructions = {
+      input: "500mb",
+      runs: 3,
+      cases: [{ hook: "stop", counts: { floor: 6_480_000, rehydrate: 7_590_000, multicall: 7_730_000 } }],
+    };
     const md = renderMarkdown(r);
     assert.match(md, /## Instructions executed \(million; 500 MB, fewest of 3 runs/);
     assert.match(md, /\| stop \| 6\.48 \| 7\.59 \| 1\.11 \| 7\.73 \| 1\.25 \|/);

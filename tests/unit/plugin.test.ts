@@ -25,8 +25,32 @@ function readJson(path: string): Json {
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 // Hook events of Claude Code 2.1.329 (claude-code-hooks.md, HOOK_EVENTS) that take a matcher.
-const MATCHER_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied", "SessionStart", "Setup", "PreCompact", "PostCompact", "Notification", "SessionEnd", "StopFailure", "SubagentStart", "SubagentStop", "ConfigChange", "InstructionsLoaded"]);
-const NO_MATCHER_EVENTS = new Set(["UserPromptSubmit", "Stop", "TeammateIdle", "TaskCreated", "TaskCompleted", "PostToolBatch"]);
+const MATCHER_EVENTS = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PermissionDenied",
+  "SessionStart",
+  "Setup",
+  "PreCompact",
+  "PostCompact",
+  "Notification",
+  "SessionEnd",
+  "StopFailure",
+  "SubagentStart",
+  "SubagentStop",
+  "ConfigChange",
+  "InstructionsLoaded",
+]);
+const NO_MATCHER_EVENTS = new Set([
+  "UserPromptSubmit",
+  "Stop",
+  "TeammateIdle",
+  "TaskCreated",
+  "TaskCompleted",
+  "PostToolBatch",
+]);
 
 interface CommandHook {
   type: string;
@@ -72,13 +96,17 @@ describe("hooks/hooks.json", () => {
       .map((s) => ({ event: s.event, hook: s.hook, matcher: s.matcher, timeout: s.timeout }))
       .sort((a, b) => a.event.localeCompare(b.event));
     const actual = events.flatMap(([event, groups]) =>
-      groups.flatMap((g) => g.hooks.map((h) => ({ event, hook: h.command.split(" ").at(-1), matcher: g.matcher, timeout: h.timeout })))
+      groups.flatMap((g) =>
+        g.hooks.map((h) => ({ event, hook: h.command.split(" ").at(-1), matcher: g.matcher, timeout: h.timeout }))
+      )
     ).sort((a, b) => a.event.localeCompare(b.event));
     assert.deepEqual(actual, expected);
   });
 
   test("covers every hook binary once, with the event that binary handles", () => {
-    const seen = events.flatMap(([event, groups]) => groups.flatMap((g) => g.hooks.map((h) => [h.command.split(" ").at(-1), event])));
+    const seen = events.flatMap(([event, groups]) =>
+      groups.flatMap((g) => g.hooks.map((h) => [h.command.split(" ").at(-1), event]))
+    );
     assert.deepEqual(Object.fromEntries(seen), { ...HOOK_NAMES });
     assert.equal(seen.length, Object.keys(HOOK_NAMES).length);
   });
@@ -111,7 +139,9 @@ describe("hooks/hooks.json", () => {
     }
   });
 
-  test("is accepted by Claude Code's own validator", { skip: claudeCli() === null && "the @anthropic-ai/claude-code dev dependency is not installed" }, () => {
+  test("is accepted by Claude Code's own validator", {
+    skip: claudeCli() === null && "the @anthropic-ai/claude-code dev dependency is not installed",
+  }, () => {
     const home = mkdtempSync(join(tmpdir(), "rehydrate-plugin-home-"));
     try {
       for (const manifest of [".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"]) {
@@ -127,9 +157,20 @@ describe("hooks/hooks.json", () => {
       const copy = join(home, "broken");
       mkdirSync(join(copy, ".claude-plugin"), { recursive: true });
       mkdirSync(join(copy, "hooks"));
-      writeFileSync(join(copy, ".claude-plugin", "plugin.json"), readFileSync(join(ROOT, ".claude-plugin", "plugin.json")));
-      writeFileSync(join(copy, "hooks", "hooks.json"), JSON.stringify({ hooks: { PreCompact: [{ hooks: [{ type: "command", command: "x", timeout: "30s" }] }] } }));
-      const bad = spawnSync(claudeCli()!, ["plugin", "validate", "--strict", join(copy, ".claude-plugin", "plugin.json")], {
+      writeFileSync(
+        join(copy, ".claude-plugin", "plugin.json"),
+        readFileSync(join(ROOT, ".claude-plugin", "plugin.json")),
+      );
+      writeFileSync(
+        join(copy, "hooks", "hooks.json"),
+        JSON.stringify({ hooks: { PreCompact: [{ hooks: [{ type: "command", command: "x", timeout: "30s" }] }] } }),
+      );
+      const bad = spawnSync(claudeCli()!, [
+        "plugin",
+        "validate",
+        "--strict",
+        join(copy, ".claude-plugin", "plugin.json"),
+      ], {
         encoding: "utf8",
         env: { ...process.env, HOME: home, USERPROFILE: home, CLAUDE_CONFIG_DIR: join(home, ".claude") },
         timeout: 60_000,
@@ -156,8 +197,13 @@ describe("plugin/rehydrate-launcher", () => {
     // Deno's node:child_process spawnSync now and then returns a result with every field
     // undefined right after a test wrote the executable it runs; such a run never started, so
     // it is retried (a real failure still shows as a status, stdout and stderr).
-    for (let attempt = 0; ; attempt++) {
-      const r = spawnSync("sh", [LAUNCHER, ...args], { input: stdin, encoding: "utf8", env: { ...base, ...env }, timeout: 20_000 });
+    for (let attempt = 0;; attempt++) {
+      const r = spawnSync("sh", [LAUNCHER, ...args], {
+        input: stdin,
+        encoding: "utf8",
+        env: { ...base, ...env },
+        timeout: 20_000,
+      });
       if (r.status !== undefined || attempt >= 4) return r;
     }
   }
@@ -184,7 +230,11 @@ describe("plugin/rehydrate-launcher", () => {
   test("runs the cached binary with the hook's arguments, input and exit code", { skip: SKIP_POSIX }, () => {
     withTmp((tmp) => {
       fake(join(tmp, "data", "bin", `rehydrate-${VERSION}`), 'printf "%s|" "$@"; cat; exit 2');
-      const r = launch(["pre-tool-use", "--x"], { CLAUDE_PLUGIN_DATA: join(tmp, "data"), HOME: tmp }, '{"tool_name":"Read"}');
+      const r = launch(
+        ["pre-tool-use", "--x"],
+        { CLAUDE_PLUGIN_DATA: join(tmp, "data"), HOME: tmp },
+        '{"tool_name":"Read"}',
+      );
       assert.equal(r.stdout, 'pre-tool-use|--x|{"tool_name":"Read"}');
       assert.equal(r.status, 2, "a deliberate block (exit 2) reaches Claude Code");
     });
@@ -200,12 +250,16 @@ describe("plugin/rehydrate-launcher", () => {
     });
   });
 
-  test("falls back to ~/.cache/rehydrate/plugin where Claude Code sets no CLAUDE_PLUGIN_DATA", { skip: SKIP_POSIX }, () => {
-    withTmp((tmp) => {
-      fake(join(tmp, ".cache", "rehydrate", "plugin", "bin", `rehydrate-${VERSION}`), 'echo "cached $1"');
-      assert.equal(launch(["stop"], { HOME: tmp }).stdout, "cached stop\n");
-    });
-  });
+  test(
+    "falls back to ~/.cache/rehydrate/plugin where Claude Code sets no CLAUDE_PLUGIN_DATA",
+    { skip: SKIP_POSIX },
+    () => {
+      withTmp((tmp) => {
+        fake(join(tmp, ".cache", "rehydrate", "plugin", "bin", `rehydrate-${VERSION}`), 'echo "cached $1"');
+        assert.equal(launch(["stop"], { HOME: tmp }).stdout, "cached stop\n");
+      });
+    },
+  );
 
   test("exits 0 with no output when it has nowhere to keep a binary", { skip: SKIP_POSIX }, () => {
     const r = launch(["pre-tool-use"], {}, "x".repeat(1 << 20));
@@ -214,22 +268,35 @@ describe("plugin/rehydrate-launcher", () => {
     assert.equal(r.error, undefined, "the whole input was read (no EPIPE)");
   });
 
-  test("reads the input, prints nothing and exits 0 while the binary is missing and cannot be fetched", { skip: SKIP_POSIX }, () => {
+  test("reads the input, prints nothing and exits 0 while the binary is missing and cannot be fetched", {
+    skip: SKIP_POSIX,
+  }, () => {
     withTmp((tmp) => {
       const data = join(tmp, "data");
       // Port 9 (discard) on loopback refuses the connection at once.
-      const r = launch(["pre-tool-use"], { CLAUDE_PLUGIN_DATA: data, HOME: tmp, REHYDRATE_BASE_URL: "http://127.0.0.1:9/release" }, "x".repeat(1 << 20));
+      const r = launch(["pre-tool-use"], {
+        CLAUDE_PLUGIN_DATA: data,
+        HOME: tmp,
+        REHYDRATE_BASE_URL: "http://127.0.0.1:9/release",
+      }, "x".repeat(1 << 20));
       assert.equal(r.status, 0);
       assert.equal(r.stdout, "");
       assert.equal(r.error, undefined);
       // The background fetch gives up and leaves a marker that spaces out the retries.
       const deadline = Date.now() + 20_000;
-      while (!(existsSync(join(data, "bin", ".failed")) && !existsSync(join(data, "bin", ".fetching"))) && Date.now() < deadline) {
+      while (
+        !(existsSync(join(data, "bin", ".failed")) && !existsSync(join(data, "bin", ".fetching"))) &&
+        Date.now() < deadline
+      ) {
         spawnSync("sleep", ["0.05"]);
       }
       assert.ok(existsSync(join(data, "bin", ".failed")), readFileSync(join(data, "bin", "install.log"), "utf8"));
       assert.match(readFileSync(join(data, "bin", "install.log"), "utf8"), /download failed/);
-      const start = launch(["session-start"], { CLAUDE_PLUGIN_DATA: data, HOME: tmp, REHYDRATE_BASE_URL: "http://127.0.0.1:9/release" });
+      const start = launch(["session-start"], {
+        CLAUDE_PLUGIN_DATA: data,
+        HOME: tmp,
+        REHYDRATE_BASE_URL: "http://127.0.0.1:9/release",
+      });
       assert.equal(start.status, 0);
       const out = JSON.parse(start.stdout);
       assert.deepEqual(Object.keys(out), ["systemMessage"], "SessionStart tells the user, never the model");

@@ -50,7 +50,11 @@ describe("releaseNotes()", () => {
 
   test("throws for a version without a section, and for an empty section", () => {
     assert.throws(() => releaseNotes(CHANGELOG, "0.3.0"), /no "## 0\.3\.0" section/);
-    assert.throws(() => releaseNotes(CHANGELOG, "0.2"), /no "## 0\.2" section/, "a prefix of a version is not that version");
+    assert.throws(
+      () => releaseNotes(CHANGELOG, "0.2"),
+      /no "## 0\.2" section/,
+      "a prefix of a version is not that version",
+    );
     assert.throws(() => releaseNotes(CHANGELOG, "Unreleased"), /section is empty/);
   });
 
@@ -60,7 +64,13 @@ describe("releaseNotes()", () => {
       writeFileSync(join(dir, "CHANGELOG.md"), CHANGELOG);
       const runtime = "Deno" in globalThis ? [process.execPath, "run", "-A"] : [process.execPath];
       const run = (version: string) =>
-        spawnSync(runtime[0], [...runtime.slice(1), join(ROOT, "scripts", "release-notes.ts"), version, "--changelog", join(dir, "CHANGELOG.md")], { encoding: "utf8" });
+        spawnSync(runtime[0], [
+          ...runtime.slice(1),
+          join(ROOT, "scripts", "release-notes.ts"),
+          version,
+          "--changelog",
+          join(dir, "CHANGELOG.md"),
+        ], { encoding: "utf8" });
       const ok = run("0.1.0");
       assert.equal(ok.status, 0, ok.stderr);
       assert.equal(ok.stdout, "- First release\n");
@@ -95,13 +105,26 @@ describe("check-release.sh", () => {
     return spawnSync("sh", [CHECK, ...args], { cwd, encoding: "utf8", env: GIT_ENV });
   }
 
-  function files(dir: string, version: string, { plugin = version, launcher = version, lib = version, changelog = `## ${version}\n- notes\n` } = {}): void {
+  function files(
+    dir: string,
+    version: string,
+    { plugin = version, launcher = version, lib = version, changelog = `## ${version}\n- notes\n` } = {},
+  ): void {
     mkdirSync(join(dir, ".claude-plugin"), { recursive: true });
     mkdirSync(join(dir, "plugin"), { recursive: true });
     mkdirSync(join(dir, "lib", "hook"), { recursive: true });
-    writeFileSync(join(dir, "lib", "hook", "version.ts"), `/** The version. */\nexport const VERSION: string = "${lib}";\n`);
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "rehydrate", version, devDependencies: { x: { version: "9.9.9" } } }, null, 2) + "\n");
-    writeFileSync(join(dir, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "rehydrate", version: plugin }, null, 2) + "\n");
+    writeFileSync(
+      join(dir, "lib", "hook", "version.ts"),
+      `/** The version. */\nexport const VERSION: string = "${lib}";\n`,
+    );
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "rehydrate", version, devDependencies: { x: { version: "9.9.9" } } }, null, 2) + "\n",
+    );
+    writeFileSync(
+      join(dir, ".claude-plugin", "plugin.json"),
+      JSON.stringify({ name: "rehydrate", version: plugin }, null, 2) + "\n",
+    );
     writeFileSync(join(dir, "plugin", "rehydrate-launcher"), `#!/bin/sh\nVERSION=${launcher}\n`);
     writeFileSync(join(dir, "CHANGELOG.md"), `# Changelog\n\n## Unreleased\n\n${changelog}`);
   }
@@ -143,23 +166,27 @@ describe("check-release.sh", () => {
     });
   });
 
-  test("refuses a tag that does not match package.json, plugin.json, the launcher, lib/hook/version.ts or the CHANGELOG", { skip: SKIP_POSIX }, () => {
-    withRepo((dir) => {
-      refused(check(dir, "v1.2.4"), /tag v1\.2\.4 does not match package\.json's version 1\.2\.3/);
-      refused(check(dir, "release-1"), /not a version tag/);
-      const cases: [Parameters<typeof files>[2], RegExp][] = [
-        [{ plugin: "1.2.2" }, /plugin\.json has version "1\.2\.2"/],
-        [{ launcher: "1.2.2" }, /rehydrate-launcher has VERSION=1\.2\.2/],
-        [{ lib: "1.2.2" }, /lib\/hook\/version\.ts has VERSION "1\.2\.2"/],
-        [{ changelog: "## 1.2.30\n- close but not it\n" }, /CHANGELOG\.md has no "## 1\.2\.3" section/],
-      ];
-      for (const [change, message] of cases) {
-        files(dir, "1.2.3", change);
-        git(dir, "commit", "-q", "-am", "change");
-        refused(check(dir, "v1.2.3"), message);
-      }
-    });
-  });
+  test(
+    "refuses a tag that does not match package.json, plugin.json, the launcher, lib/hook/version.ts or the CHANGELOG",
+    { skip: SKIP_POSIX },
+    () => {
+      withRepo((dir) => {
+        refused(check(dir, "v1.2.4"), /tag v1\.2\.4 does not match package\.json's version 1\.2\.3/);
+        refused(check(dir, "release-1"), /not a version tag/);
+        const cases: [Parameters<typeof files>[2], RegExp][] = [
+          [{ plugin: "1.2.2" }, /plugin\.json has version "1\.2\.2"/],
+          [{ launcher: "1.2.2" }, /rehydrate-launcher has VERSION=1\.2\.2/],
+          [{ lib: "1.2.2" }, /lib\/hook\/version\.ts has VERSION "1\.2\.2"/],
+          [{ changelog: "## 1.2.30\n- close but not it\n" }, /CHANGELOG\.md has no "## 1\.2\.3" section/],
+        ];
+        for (const [change, message] of cases) {
+          files(dir, "1.2.3", change);
+          git(dir, "commit", "-q", "-am", "change");
+          refused(check(dir, "v1.2.3"), message);
+        }
+      });
+    },
+  );
 
   test("refuses a tag that exists already, here or on origin", { skip: SKIP_POSIX }, () => {
     withRepo((dir) => {
@@ -176,16 +203,20 @@ describe("check-release.sh", () => {
     });
   });
 
-  test("--tagged accepts the tag at HEAD and refuses a missing tag or one on another commit", { skip: SKIP_POSIX }, () => {
-    withRepo((dir) => {
-      refused(check(dir, "--tagged", "v1.2.3"), /tag v1\.2\.3 does not exist/);
-      git(dir, "tag", "-a", "v1.2.3", "-m", "v1.2.3");
-      const ok = check(dir, "--tagged", "v1.2.3");
-      assert.equal(ok.status, 0, ok.stderr);
-      git(dir, "commit", "-q", "--allow-empty", "-m", "after the tag");
-      refused(check(dir, "--tagged", "v1.2.3"), /points at [0-9a-f]{40}, not at the checked-out commit/);
-    });
-  });
+  test(
+    "--tagged accepts the tag at HEAD and refuses a missing tag or one on another commit",
+    { skip: SKIP_POSIX },
+    () => {
+      withRepo((dir) => {
+        refused(check(dir, "--tagged", "v1.2.3"), /tag v1\.2\.3 does not exist/);
+        git(dir, "tag", "-a", "v1.2.3", "-m", "v1.2.3");
+        const ok = check(dir, "--tagged", "v1.2.3");
+        assert.equal(ok.status, 0, ok.stderr);
+        git(dir, "commit", "-q", "--allow-empty", "-m", "after the tag");
+        refused(check(dir, "--tagged", "v1.2.3"), /points at [0-9a-f]{40}, not at the checked-out commit/);
+      });
+    },
+  );
 });
 
 describe("verify-release.sh", () => {
@@ -193,16 +224,25 @@ describe("verify-release.sh", () => {
 
   function release(dir: string, body: string, sum = body): void {
     writeFileSync(join(dir, "rehydrate-1.2.3-linux-x64"), body);
-    const hash = spawnSync("sh", ["-c", "sha256sum 2>/dev/null || shasum -a 256"], { input: sum, encoding: "utf8" }).stdout.split(" ")[0];
-    writeFileSync(join(dir, "SHA256SUMS"), `${"0".repeat(64)}  rehydrate-1.2.3-darwin-x64\n${hash}  rehydrate-1.2.3-linux-x64\n`);
+    const hash =
+      spawnSync("sh", ["-c", "sha256sum 2>/dev/null || shasum -a 256"], { input: sum, encoding: "utf8" }).stdout.split(
+        " ",
+      )[0];
+    writeFileSync(
+      join(dir, "SHA256SUMS"),
+      `${"0".repeat(64)}  rehydrate-1.2.3-darwin-x64\n${hash}  rehydrate-1.2.3-linux-x64\n`,
+    );
   }
 
-  test("passes a binary that matches SHA256SUMS and prints the version, and names what is wrong otherwise", { skip: SKIP_POSIX }, () => {
+  test("passes a binary that matches SHA256SUMS and prints the version, and names what is wrong otherwise", {
+    skip: SKIP_POSIX,
+  }, () => {
     const dir = mkdtempSync(join(tmpdir(), "rehydrate-verify-"));
     try {
       const run = () => spawnSync("sh", [VERIFY, dir, "linux-x64", "--version", "1.2.3"], { encoding: "utf8" });
       // A stand-in for the binary: --version, a hook (reads stdin, prints nothing), its --help and a verb's --help.
-      const good = '#!/bin/sh\ncase "$1$2" in --version) echo 1.2.3 ;; stop--help) echo "stop 1.2.3: the rehydrate Stop hook" ;; stop) cat >/dev/null ;; status--help) echo "Usage: rehydrate status" ;; *) exit 1 ;; esac\n';
+      const good =
+        '#!/bin/sh\ncase "$1$2" in --version) echo 1.2.3 ;; stop--help) echo "stop 1.2.3: the rehydrate Stop hook" ;; stop) cat >/dev/null ;; status--help) echo "Usage: rehydrate status" ;; *) exit 1 ;; esac\n';
       release(dir, good);
       const ok = run();
       assert.equal(ok.status, 0, ok.stderr);

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { validateSchema } from "../../lib/schema/validate_schema.ts";
@@ -34,13 +34,50 @@ const SCHEMA_NAMES = [
 
 // Keywords validateSchema implements, and annotations it may ignore safely.
 const SUPPORTED = new Set([
-  "type", "enum", "const", "required", "properties", "patternProperties", "additionalProperties",
-  "prefixItems", "items", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
-  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern",
-  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "format",
+  "type",
+  "enum",
+  "const",
+  "required",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "prefixItems",
+  "items",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$ref",
+  "format",
 ]);
 // x-scope and x-path: config.v1.json's own annotations, enforced by lib/config/_merge.ts (tests/unit/config/config_scope.test.ts).
-const ANNOTATIONS = new Set(["$schema", "$id", "$comment", "$defs", "title", "description", "default", "examples", "x-scope", "x-path"]);
+const ANNOTATIONS = new Set([
+  "$schema",
+  "$id",
+  "$comment",
+  "$defs",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "x-scope",
+  "x-path",
+]);
 
 function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, "utf8"));
@@ -68,7 +105,7 @@ function walkSchema(schema: unknown, at: string, visit: (s: Obj, at: string) => 
   visit(s, at);
   for (const key of ["properties", "patternProperties", "$defs"]) {
     const map = s[key] as Obj | undefined;
-    if (map) for (const [k, sub] of Object.entries(map)) walkSchema(sub, `${at}/${key}/${k}`, visit);
+    if (map) { for (const [k, sub] of Object.entries(map)) walkSchema(sub, `${at}/${key}/${k}`, visit); }
   }
   for (const key of ["items", "additionalProperties", "not", "if", "then", "else"]) {
     walkSchema(s[key], `${at}/${key}`, visit);

@@ -133,7 +133,8 @@ function lex(src: string): Tok[] {
       i += m[0].length;
     } else if (c === "/") {
       const prev = toks.at(-1);
-      const regex = !prev || (prev.k === "p" && !/^[)\]}]$/.test(prev.v)) || (prev.k === "id" && REGEX_AFTER_WORD.test(prev.v));
+      const regex = !prev || (prev.k === "p" && !/^[)\]}]$/.test(prev.v)) ||
+        (prev.k === "id" && REGEX_AFTER_WORD.test(prev.v));
       if (!regex) {
         toks.push({ k: "p", v: c, line });
         i++;
@@ -234,7 +235,9 @@ function evalCall(name: string, args: Tok[][], s: Scope): Evaluated {
   const first = vals[0];
   if (first?.kind !== "path") return { value: null };
   if (name === "dirname" || name === "normalize") {
-    return { value: { kind: "path", path: name === "dirname" ? posix.dirname(first.path) : posix.normalize(first.path) } };
+    return {
+      value: { kind: "path", path: name === "dirname" ? posix.dirname(first.path) : posix.normalize(first.path) },
+    };
   }
   let acc = first.path;
   for (const v of vals.slice(1)) {
@@ -268,12 +271,17 @@ function evalExpr(toks: Tok[], s: Scope): Evaluated {
   if (words === "import . meta . dirname") return { value: { kind: "path", path: s.dir } };
   if (words === "import . meta . filename") return { value: { kind: "path", path: s.file } };
   const urlAt = t.findIndex((x, j) => isTok(x, "new") && isTok(t[j + 1], "URL"));
-  if (urlAt >= 0 && t[urlAt + 3]?.k === "str" && t.slice(urlAt + 4, urlAt + 11).map((x) => x.v).join(" ") === ", import . meta . url )") {
+  if (
+    urlAt >= 0 && t[urlAt + 3]?.k === "str" &&
+    t.slice(urlAt + 4, urlAt + 11).map((x) => x.v).join(" ") === ", import . meta . url )"
+  ) {
     return { value: { kind: "path", path: posix.join(s.dir, t[urlAt + 3].v) } };
   }
   let j = 0;
   if (t[0].k === "id" && PATH_NS.has(t[0].v) && isTok(t[1], ".")) j = 2;
-  if (isPathCall(t, j) && closing(t, j + 1) === t.length - 1) return evalCall(t[j].v, splitArgs(t, j + 2, t.length - 1), s);
+  if (isPathCall(t, j) && closing(t, j + 1) === t.length - 1) {
+    return evalCall(t[j].v, splitArgs(t, j + 2, t.length - 1), s);
+  }
   return { value: null };
 }
 
@@ -300,7 +308,9 @@ export function findEscapes(files: ReadonlyMap<string, string>): Finding[] {
     const scope: Scope = { dir: posix.dirname(file), file, env: new Map() };
     for (let j = 0; j < toks.length; j++) {
       // import { A, B as C } from "./x.ts": constants of another scanned file.
-      if (isTok(toks[j], "import") && (isTok(toks[j + 1], "{") || (isTok(toks[j + 1], "type") && isTok(toks[j + 2], "{")))) {
+      if (
+        isTok(toks[j], "import") && (isTok(toks[j + 1], "{") || (isTok(toks[j + 1], "type") && isTok(toks[j + 2], "{")))
+      ) {
         const open = isTok(toks[j + 1], "{") ? j + 1 : j + 2;
         const close = closing(toks, open);
         const spec = toks[close + 2];
@@ -323,7 +333,9 @@ export function findEscapes(files: ReadonlyMap<string, string>): Finding[] {
           if (x.k === "p" && OPEN.has(x.v)) depth++;
           if (x.k === "p" && CLOSE.has(x.v)) depth--;
           if (depth < 0 || (depth === 0 && (isTok(x, ";") || isTok(x, ",")))) break;
-          if (depth === 0 && end > j + 3 && x.line > toks[end - 1].line && x.k === "id" && !isTok(toks[end - 1], "=")) break;
+          if (depth === 0 && end > j + 3 && x.line > toks[end - 1].line && x.k === "id" && !isTok(toks[end - 1], "=")) {
+            break;
+          }
         }
         const { value } = evalExpr(toks.slice(j + 3, end), scope);
         if (value?.kind === "path" && !scope.env.has(toks[j + 1].v)) scope.env.set(toks[j + 1].v, value);
@@ -336,11 +348,19 @@ export function findEscapes(files: ReadonlyMap<string, string>): Finding[] {
   };
 
   const outside = (p: string) => p !== V && !p.startsWith(V + "/");
-  const SIBLING = new RegExp(String.raw`\.\.[\\/]+shared\b|\bshared[\\/]+fixtures\b|["'\x60]shared["'\x60]\s*,\s*["'\x60]fixtures["'\x60]`);
+  const SIBLING = new RegExp(
+    String.raw`\.\.[\\/]+shared\b|\bshared[\\/]+fixtures\b|["'\x60]shared["'\x60]\s*,\s*["'\x60]fixtures["'\x60]`,
+  );
 
   for (const [rel, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     text.split("\n").forEach((l, k) => {
-      if (SIBLING.test(l)) findings.push({ file: rel, line: k + 1, message: `names the sibling fixtures folder outside the repository: ${l.trim().slice(0, 160)}` });
+      if (SIBLING.test(l)) {
+        findings.push({
+          file: rel,
+          line: k + 1,
+          message: `names the sibling fixtures folder outside the repository: ${l.trim().slice(0, 160)}`,
+        });
+      }
     });
     const p = parse(rel);
     if (!p) continue;
@@ -354,7 +374,13 @@ export function findEscapes(files: ReadonlyMap<string, string>): Finding[] {
       if ((t.k === "str" || (t.k === "tpl" && !t.subst)) && /^\.\.?\//.test(t.v) && !/\s/.test(t.v)) {
         const to = posix.join(scope.dir, t.v);
         if (outside(to) && !allowed.has(t.v)) {
-          findings.push({ file: rel, line: t.line, message: `"${t.v}" resolves from ${fromRoot(scope.dir)}/ to ${fromRoot(to)}, outside the repository root: ${source(t.line)}` });
+          findings.push({
+            file: rel,
+            line: t.line,
+            message: `"${t.v}" resolves from ${fromRoot(scope.dir)}/ to ${fromRoot(to)}, outside the repository root: ${
+              source(t.line)
+            }`,
+          });
         }
       }
       if (!isPathCall(p.toks, j)) return;
@@ -363,7 +389,11 @@ export function findEscapes(files: ReadonlyMap<string, string>): Finding[] {
       const { value, partial } = evalCall(t.v, splitArgs(p.toks, j + 2, close), scope);
       const reached = value?.kind === "path" ? value.path : partial;
       if (reached !== undefined && outside(reached)) {
-        findings.push({ file: rel, line: t.line, message: `${t.v}() reaches ${fromRoot(reached)}, outside the repository root: ${source(t.line)}` });
+        findings.push({
+          file: rel,
+          line: t.line,
+          message: `${t.v}() reaches ${fromRoot(reached)}, outside the repository root: ${source(t.line)}`,
+        });
       }
     });
   }
@@ -402,14 +432,23 @@ describe("the repository is self-contained", () => {
 
   test("no source builds a path that leaves the repository root", () => {
     const findings = findEscapes(sources);
-    assert.equal(findings.length, 0, `paths outside the repository (copy what is needed into tests/fixtures/):\n${format(findings)}`);
+    assert.equal(
+      findings.length,
+      0,
+      `paths outside the repository (copy what is needed into tests/fixtures/):\n${format(findings)}`,
+    );
   });
 
   test("every hostile-input exception still occurs where it is listed", () => {
     for (const [file, literals] of Object.entries(HOSTILE_INPUT)) {
       const text = sources.get(file);
       assert.ok(text !== undefined, `${file} is gone: drop it from HOSTILE_INPUT`);
-      for (const l of literals) assert.ok(text.includes(JSON.stringify(l)), `${file} no longer has ${JSON.stringify(l)}: drop it from HOSTILE_INPUT`);
+      for (const l of literals) {
+        assert.ok(
+          text.includes(JSON.stringify(l)),
+          `${file} no longer has ${JSON.stringify(l)}: drop it from HOSTILE_INPUT`,
+        );
+      }
     }
   });
 
@@ -429,7 +468,8 @@ describe("findEscapes() on sample sources", () => {
 
   test("findEscapes() flags a join() from import.meta.dirname that climbs above the root, with file and line", () => {
     const f = scan({
-      "tests/unit/a.test.ts": `import { join } from "node:path";\nconst X = join(import.meta.dirname!, "..", "..", "..", "other", "data");\n`,
+      "tests/unit/a.test.ts":
+        `import { join } from "node:path";\nconst X = join(import.meta.dirname!, "..", "..", "..", "other", "data");\n`,
     });
     assert.deepEqual(where(f), ["tests/unit/a.test.ts:2"]);
     assert.match(f[0].message, /^join\(\) reaches \.\.\/other\/data, outside the repository root: const X = join\(/);
@@ -437,9 +477,12 @@ describe("findEscapes() on sample sources", () => {
 
   test("findEscapes() follows ROOT-like constants, also imported from another file", () => {
     const f = scan({
-      "tests/bin/_h.ts": `export const ROOT = join(import.meta.dirname!, "..", "..");\nexport const OK = join(ROOT, "tests", "fixtures");\n`,
-      "tests/bin/b.test.ts": `import { ROOT as R, OK } from "./_h.ts";\n\nconst A = join(R, "..", "data");\nconst B = resolve(OK, "../../..", "x");\nconst C = join(OK, "x");\n`,
-      "bench/c.ts": `const HERE = import.meta.dirname ?? ".";\nconst D = join(dirname(HERE), "..");\nconst E = path.join(__dirname, "..", "..", name);\n`,
+      "tests/bin/_h.ts":
+        `export const ROOT = join(import.meta.dirname!, "..", "..");\nexport const OK = join(ROOT, "tests", "fixtures");\n`,
+      "tests/bin/b.test.ts":
+        `import { ROOT as R, OK } from "./_h.ts";\n\nconst A = join(R, "..", "data");\nconst B = resolve(OK, "../../..", "x");\nconst C = join(OK, "x");\n`,
+      "bench/c.ts":
+        `const HERE = import.meta.dirname ?? ".";\nconst D = join(dirname(HERE), "..");\nconst E = path.join(__dirname, "..", "..", name);\n`,
     });
     assert.deepEqual(where(f), ["bench/c.ts:2", "bench/c.ts:3", "tests/bin/b.test.ts:3", "tests/bin/b.test.ts:4"]);
   });
@@ -461,7 +504,8 @@ describe("findEscapes() on sample sources", () => {
 
   test("findEscapes() flags any mention of the sibling fixtures folder, comments included", () => {
     const f = scan({
-      "bench/e.ts": `// read from ${UP}/${SIB}/x\nconst a = join(someDir, "${SIB}", "fixtures");\nconst b = "${SIB}/fixtures/y";\n`,
+      "bench/e.ts":
+        `// read from ${UP}/${SIB}/x\nconst a = join(someDir, "${SIB}", "fixtures");\nconst b = "${SIB}/fixtures/y";\n`,
       "scripts/f.sh": `cp ${UP}/${SIB}/z .\n`,
     });
     assert.deepEqual(where(f), ["bench/e.ts:1", "bench/e.ts:2", "bench/e.ts:3", "scripts/f.sh:1"]);

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 
 const ROOT = join(import.meta.dirname!, "..", "..");
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 function sources(dir: string): string[] {
   const out: string[] = [];
@@ -31,7 +32,8 @@ for (const file of FILES) {
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2] ?? m[3];
       const ok = spec.startsWith("node:") || (/^\.\.?\//.test(spec) && spec.endsWith(".ts")) ||
-        (/^lib[\\/][a-z]+[\\/](?:_schemas|[a-z_]+_schema)\.ts$/.test(file) && /^\.\.\/\.\.\/schemas\/[a-z_]+\.v1\.json$/.test(spec));
+        (/^lib[\\/][a-z]+[\\/](?:_schemas|[a-z_]+_schema)\.ts$/.test(file) &&
+          /^\.\.\/\.\.\/schemas\/[a-z_]+\.v1\.json$/.test(spec));
       assert.ok(ok, `${file} imports "${spec}"`);
     }
   });
@@ -93,7 +95,10 @@ const HUB_OK = /^lib[\\/](?:node[\\/]fs|node[\\/]path|cli[\\/]_install_command)\
 
 test("hooks and lib import node:fs and node:path only through lib/node/fs.ts and lib/node/path.ts", () => {
   assert.deepEqual(importsOutside(VIA_HUB, HUB_OK), []);
-  assert.ok(VIA_HUB.test("node:fs") && VIA_HUB.test("node:path") && !VIA_HUB.test("node:fs/promises"), "the rule can fail");
+  assert.ok(
+    VIA_HUB.test("node:fs") && VIA_HUB.test("node:path") && !VIA_HUB.test("node:fs/promises"),
+    "the rule can fail",
+  );
 });
 
 test("the stream check catches process.stdout.write (the rule can fail)", () => {
@@ -159,7 +164,9 @@ function layerViolations(edges: readonly Edge[], files: readonly string[]): stri
     const [a, b] = [from.split("/")[0], to.split("/")[0]];
     if (a === b) continue;
     const [la, lb] = [level.get(a), level.get(b)];
-    if (la === undefined || lb === undefined || lb >= la) out.push(`lib/${from} imports lib/${to}: ${b}/ is not below ${a}/`);
+    if (la === undefined || lb === undefined || lb >= la) {
+      out.push(`lib/${from} imports lib/${to}: ${b}/ is not below ${a}/`);
+    }
     if (to.split("/").pop()!.startsWith("_")) out.push(`lib/${from} imports lib/${to}, which ${b}/ keeps to itself`);
   }
   return out;
@@ -174,15 +181,18 @@ test("lib/ is in layers: every import goes to the same folder or one below, and 
 
 test("the layering rule fails on a reversed import, a sibling import, a private import and a loose file", () => {
   const files = ["hook/run_hook.ts", "cli/main.ts", "projects/_list.ts", "loose.ts"];
-  assert.deepEqual(layerViolations([
-    { from: "hook/run_hook.ts", to: "cli/main.ts" },
-    { from: "dispatch/pre_compact.ts", to: "projects/read_file.ts" },
-    { from: "events/session_start.ts", to: "projects/_list.ts" },
-    { from: "cli/main.ts", to: "hook/run_hook.ts" },
-  ], files), [
-    "lib/loose.ts is not in a known folder of lib/",
-    "lib/hook/run_hook.ts imports lib/cli/main.ts: cli/ is not below hook/",
-    "lib/dispatch/pre_compact.ts imports lib/projects/read_file.ts: projects/ is not below dispatch/",
-    "lib/events/session_start.ts imports lib/projects/_list.ts, which projects/ keeps to itself",
-  ]);
+  assert.deepEqual(
+    layerViolations([
+      { from: "hook/run_hook.ts", to: "cli/main.ts" },
+      { from: "dispatch/pre_compact.ts", to: "projects/read_file.ts" },
+      { from: "events/session_start.ts", to: "projects/_list.ts" },
+      { from: "cli/main.ts", to: "hook/run_hook.ts" },
+    ], files),
+    [
+      "lib/loose.ts is not in a known folder of lib/",
+      "lib/hook/run_hook.ts imports lib/cli/main.ts: cli/ is not below hook/",
+      "lib/dispatch/pre_compact.ts imports lib/projects/read_file.ts: projects/ is not below dispatch/",
+      "lib/events/session_start.ts imports lib/projects/_list.ts, which projects/ keeps to itself",
+    ],
+  );
 });

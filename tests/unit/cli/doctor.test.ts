@@ -31,10 +31,20 @@ function setup(): { home: string; project: string; binary: string; state: string
   const binary = join(root, "bin", "rehydrate");
   writeFileSync(binary, `#!/bin/sh\nif [ "$1" = --version ]; then echo ${VERSION}; else cat >/dev/null; fi\n`);
   chmodSync(binary, 0o755);
-  return { home, project, binary, state, env: { HOME: home, PATH: process.env.PATH ?? "", REHYDRATE_STATE_DIR: state } };
+  return {
+    home,
+    project,
+    binary,
+    state,
+    env: { HOME: home, PATH: process.env.PATH ?? "", REHYDRATE_STATE_DIR: state },
+  };
 }
 
-function doctor(args: string[], s: ReturnType<typeof setup>, extra: { runs?: number } = {}): { code: number; report: Report; err: string } {
+function doctor(
+  args: string[],
+  s: ReturnType<typeof setup>,
+  extra: { runs?: number } = {},
+): { code: number; report: Report; err: string } {
   let out = "";
   let err = "";
   const code = cliDoctor(["--json", ...args], { out: (t) => void (out += t), err: (t) => void (err += t) }, {
@@ -47,12 +57,18 @@ function doctor(args: string[], s: ReturnType<typeof setup>, extra: { runs?: num
 }
 
 function install(s: ReturnType<typeof setup>, args: string[] = []): void {
-  const code = cliInstall(["--command", s.binary, ...args], { out() {}, err() {} }, { cwd: s.project, homeDir: s.home, env: s.env });
+  const code = cliInstall(["--command", s.binary, ...args], { out() {}, err() {} }, {
+    cwd: s.project,
+    homeDir: s.home,
+    env: s.env,
+  });
   assert.equal(code, 0);
 }
 
 function lines(report: Report, area: string, status?: string): string[] {
-  return report.checks.filter((c) => c.area === area && (status === undefined || c.status === status)).map((c) => c.message);
+  return report.checks.filter((c) => c.area === area && (status === undefined || c.status === status)).map((c) =>
+    c.message
+  );
 }
 
 describe("cliDoctor()", { skip: !POSIX }, () => {
@@ -71,7 +87,10 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     assert.equal(r.code, 0, JSON.stringify(r.report.checks));
     assert.deepEqual(r.report.workflows, ["orchestration"]);
     assert.equal(lines(r.report, "binary", "pass")[0], `${s.binary} ${VERSION}`);
-    assert.match(lines(r.report, "settings", "pass")[0], /PreCompact:pre-compact, SessionStart:session-start, UserPromptSubmit:user-prompt-submit, PostCompact:post-compact, PostToolUse:post-tool-use$/);
+    assert.match(
+      lines(r.report, "settings", "pass")[0],
+      /PreCompact:pre-compact, SessionStart:session-start, UserPromptSubmit:user-prompt-submit, PostCompact:post-compact, PostToolUse:post-tool-use$/,
+    );
     assert.match(lines(r.report, "state", "pass")[0], /\(0700, 0 files/);
     assert.equal(r.report.latency.length, 0);
   });
@@ -83,23 +102,36 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     writeFileSync(file, readFileSync(file, "utf8").replaceAll(s.binary, s.binary + "-gone/rehydrate"));
     const r = doctor(["--no-latency"], s);
     assert.equal(r.code, 1);
-    assert.match(lines(r.report, "binary", "fail")[0], /-gone\/rehydrate \(from ".*pre-compact"\) does not exist; run rehydrate install/);
+    assert.match(
+      lines(r.report, "binary", "fail")[0],
+      /-gone\/rehydrate \(from ".*pre-compact"\) does not exist; run rehydrate install/,
+    );
   });
 
   test("cliDoctor() warns about hooks the workflows need but are not registered, and about a registration in both scopes", () => {
     const s = setup();
     install(s, ["--workflows", "none"]);
-    cliInstall(["--user", "--command", s.binary, "--workflows", "none"], { out() {}, err() {} }, { cwd: s.project, homeDir: s.home, env: s.env });
+    cliInstall(["--user", "--command", s.binary, "--workflows", "none"], { out() {}, err() {} }, {
+      cwd: s.project,
+      homeDir: s.home,
+      env: s.env,
+    });
     const r = doctor(["--no-latency"], s);
     const warns = lines(r.report, "settings", "warn");
     assert.ok(warns.some((w) => /both project and user settings: they run twice/.test(w)), warns.join("\n"));
-    assert.ok(warns.some((w) => /needed by orchestration: PostCompact:post-compact, PostToolUse:post-tool-use/.test(w)), warns.join("\n"));
+    assert.ok(
+      warns.some((w) => /needed by orchestration: PostCompact:post-compact, PostToolUse:post-tool-use/.test(w)),
+      warns.join("\n"),
+    );
   });
 
   test("cliDoctor() reports unknown config keys and wrong types with their JSON path", () => {
     const s = setup();
     install(s);
-    writeFileSync(join(s.project, ".claude", "rehydrate.json"), JSON.stringify({ budget: { maxChars: "lots" }, colour: "blue" }));
+    writeFileSync(
+      join(s.project, ".claude", "rehydrate.json"),
+      JSON.stringify({ budget: { maxChars: "lots" }, colour: "blue" }),
+    );
     const r = doctor(["--no-latency"], s);
     const warns = lines(r.report, "config", "warn");
     assert.ok(warns.some((w) => w.includes("rehydrate.json#/budget/maxChars: ")), warns.join("\n"));
@@ -115,9 +147,18 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     install(s);
     const dir = join(s.project, ".jerry", "checkpoints");
     mkdirSync(dir, { recursive: true });
-    copyFileSync(join(FIX, "schemas", "valid", "checkpoint.v1", "design-note-003.json"), join(dir, "cx-001-checkpoint.json"));
-    assert.match(lines(doctor(["--no-latency"], s).report, "files", "pass")[0], /^1 manifests, checkpoints and state files valid/);
-    copyFileSync(join(FIX, "schemas", "invalid", "checkpoint.v1", "bad-id-trigger-ack.json"), join(dir, "cx-002-checkpoint.json"));
+    copyFileSync(
+      join(FIX, "schemas", "valid", "checkpoint.v1", "design-note-003.json"),
+      join(dir, "cx-001-checkpoint.json"),
+    );
+    assert.match(
+      lines(doctor(["--no-latency"], s).report, "files", "pass")[0],
+      /^1 manifests, checkpoints and state files valid/,
+    );
+    copyFileSync(
+      join(FIX, "schemas", "invalid", "checkpoint.v1", "bad-id-trigger-ack.json"),
+      join(dir, "cx-002-checkpoint.json"),
+    );
     const r = doctor(["--no-latency"], s);
     assert.equal(r.code, 1);
     const fails = lines(r.report, "files", "fail");
@@ -159,7 +200,14 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     const s = setup();
     install(s, ["--workflows", "dispatch"]);
     const r = doctor([], s, { runs: 1 });
-    assert.deepEqual(r.report.latency.map((l) => l.hook), ["pre-compact", "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use", "stop"]);
+    assert.deepEqual(r.report.latency.map((l) => l.hook), [
+      "pre-compact",
+      "session-start",
+      "user-prompt-submit",
+      "pre-tool-use",
+      "post-tool-use",
+      "stop",
+    ]);
     for (const l of r.report.latency) {
       assert.ok(Number.isFinite(l.medianMs) && l.medianMs > 0);
       assert.ok(Number.isFinite(l.floorMs) && l.floorMs > 0);
@@ -173,7 +221,10 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
   test("cliDoctor() reports a hook that exits 0 but says on stderr that its code did not load", () => {
     const s = setup();
     install(s, ["--workflows", "dispatch"]);
-    writeFileSync(s.binary, `#!/bin/sh\nif [ "$1" = --version ]; then echo ${VERSION}; elif [ "$1" = stop ]; then cat >/dev/null; echo "rehydrate: cannot load ./stop.ts: the hook did nothing" >&2; else cat >/dev/null; fi\n`);
+    writeFileSync(
+      s.binary,
+      `#!/bin/sh\nif [ "$1" = --version ]; then echo ${VERSION}; elif [ "$1" = stop ]; then cat >/dev/null; echo "rehydrate: cannot load ./stop.ts: the hook did nothing" >&2; else cat >/dev/null; fi\n`,
+    );
     const r = doctor([], s, { runs: 1 });
     const stop = r.report.latency.find((l) => l.hook === "stop");
     assert.equal(stop?.problem, "stderr: rehydrate: cannot load ./stop.ts: the hook did nothing");
@@ -185,7 +236,11 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     const s = setup();
     install(s);
     let out = "";
-    const code = cliDoctor(["--no-latency"], { out: (t) => void (out += t), err() {} }, { cwd: s.project, homeDir: s.home, env: s.env });
+    const code = cliDoctor(["--no-latency"], { out: (t) => void (out += t), err() {} }, {
+      cwd: s.project,
+      homeDir: s.home,
+      env: s.env,
+    });
     assert.equal(code, 0);
     assert.match(out, /^pass {2}settings {4}/m);
     assert.match(out, /^\d+ passed, \d+ warnings, 0 failed$/m);

@@ -59,7 +59,20 @@ describe("parseJsonTree()", () => {
   });
 
   test("parseJsonTree() refuses what JSON.parse refuses", () => {
-    for (const bad of ["", "{", "[1,]", "{\"a\":01}", "\"\u0001\"", "\"\\x\"", "tru", "{} {}", "{\"a\" 1}", "[".repeat(300) + "]".repeat(300)]) {
+    for (
+      const bad of [
+        "",
+        "{",
+        "[1,]",
+        '{"a":01}',
+        '"\u0001"',
+        '"\\x"',
+        "tru",
+        "{} {}",
+        '{"a" 1}',
+        "[".repeat(300) + "]".repeat(300),
+      ]
+    ) {
       assert.notEqual(parseJsonTree(bad).error, null, JSON.stringify(bad));
       assert.throws(() => {
         if (bad.startsWith("[[[")) throw new Error("too deep for us, fine for JSON.parse");
@@ -90,8 +103,17 @@ describe("hooksFor()", () => {
       "PostToolUse:Skill",
       "Stop:",
     ]);
-    assert.deepEqual(hooksFor(["projects"], { enforceReread: true }).map((s) => s.event), ["PreCompact", "SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"]);
-    assert.deepEqual(hooksFor(["orchestration"]).map((s) => `${s.event}:${s.matcher ?? ""}`).slice(3), ["PostCompact:manual|auto", "PostToolUse:Write|Edit|MultiEdit"]);
+    assert.deepEqual(hooksFor(["projects"], { enforceReread: true }).map((s) => s.event), [
+      "PreCompact",
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "Stop",
+    ]);
+    assert.deepEqual(hooksFor(["orchestration"]).map((s) => `${s.event}:${s.matcher ?? ""}`).slice(3), [
+      "PostCompact:manual|auto",
+      "PostToolUse:Write|Edit|MultiEdit",
+    ]);
     assert.equal(ALL.find((s) => s.event === "PostToolUse")?.matcher, "Write|Edit|MultiEdit|Skill");
   });
 
@@ -115,11 +137,17 @@ describe("planInstall() and planUninstall()", () => {
       const after = JSON.parse(once.text);
       const mine = listOurEntries(once.text);
       assert.ok("entries" in mine);
-      assert.deepEqual(mine.entries.map((e) => `${e.event}:${e.hook}:${e.command}`).sort(), ALL.map((s) => `${s.event}:${s.hook}:${PREFIX} ${s.hook}`).sort());
+      assert.deepEqual(
+        mine.entries.map((e) => `${e.event}:${e.hook}:${e.command}`).sort(),
+        ALL.map((s) => `${s.event}:${s.hook}:${PREFIX} ${s.hook}`).sort(),
+      );
       const before = JSON.parse(text);
       if (name !== "empty-hooks.json") assert.deepEqual(withoutOurs(after), withoutOurs(before));
       // Key order of the untouched top level is kept.
-      assert.deepEqual(Object.keys(after).filter((k) => k !== "hooks"), Object.keys(before).filter((k) => k !== "hooks"));
+      assert.deepEqual(
+        Object.keys(after).filter((k) => k !== "hooks"),
+        Object.keys(before).filter((k) => k !== "hooks"),
+      );
     });
   }
 
@@ -148,7 +176,11 @@ describe("planInstall() and planUninstall()", () => {
     const r = planInstall(fixture("minified.json"), { prefix: PREFIX, hooks: ALL });
     assert.ok(r.ok);
     assert.ok(!r.text.includes("\n"));
-    assert.ok(r.text.includes('{"matcher":"Write|Edit","hooks":[{"type":"command","command":"prettier --write"}]},{"matcher":"Write|Edit|MultiEdit|Skill"'));
+    assert.ok(
+      r.text.includes(
+        '{"matcher":"Write|Edit","hooks":[{"type":"command","command":"prettier --write"}]},{"matcher":"Write|Edit|MultiEdit|Skill"',
+      ),
+    );
   });
 
   test("planInstall() with no file creates a pretty settings file with a final newline", () => {
@@ -156,7 +188,11 @@ describe("planInstall() and planUninstall()", () => {
     assert.ok(r.ok);
     assert.ok(r.text.startsWith('{\n  "hooks": {\n    "PreCompact": [\n      {\n        "matcher": "manual|auto",'));
     assert.ok(r.text.endsWith("}\n"));
-    assert.deepEqual(r.added, ["PreCompact:pre-compact", "SessionStart:session-start", "UserPromptSubmit:user-prompt-submit"]);
+    assert.deepEqual(r.added, [
+      "PreCompact:pre-compact",
+      "SessionStart:session-start",
+      "UserPromptSubmit:user-prompt-submit",
+    ]);
   });
 
   test("planInstall() upgrades the entries of an old binary in place instead of adding new ones", () => {
@@ -169,7 +205,10 @@ describe("planInstall() and planUninstall()", () => {
     assert.equal(v.hooks.PreCompact[0].hooks[0].command, `${PREFIX} pre-compact`);
     assert.equal(v.hooks.SessionStart[0].hooks[0].command, "echo hello");
     assert.equal(v.hooks.SessionStart[1].hooks[0].command, `${PREFIX} session-start`);
-    assert.deepEqual(v.hooks.Stop[0].hooks.map((h: { command: string }) => h.command), [`${PREFIX} stop`, "notify-send done"]);
+    assert.deepEqual(v.hooks.Stop[0].hooks.map((h: { command: string }) => h.command), [
+      `${PREFIX} stop`,
+      "notify-send done",
+    ]);
     assert.ok(!r.text.includes("/home/me/old"));
   });
 
@@ -178,7 +217,12 @@ describe("planInstall() and planUninstall()", () => {
     assert.ok(full.ok);
     const core = planInstall(full.text, { prefix: PREFIX, hooks: hooksFor([]) });
     assert.ok(core.ok);
-    assert.deepEqual(core.removed.sort(), ["PostCompact:post-compact", "PostToolUse:post-tool-use", "PreToolUse:pre-tool-use", "Stop:stop"]);
+    assert.deepEqual(core.removed.sort(), [
+      "PostCompact:post-compact",
+      "PostToolUse:post-tool-use",
+      "PreToolUse:pre-tool-use",
+      "Stop:stop",
+    ]);
     const v = JSON.parse(core.text);
     assert.equal(v.hooks.Stop[0].hooks[0].command, "say done");
     assert.equal(v.hooks.PreToolUse.length, 1);
@@ -210,15 +254,33 @@ describe("planInstall() and planUninstall()", () => {
       return (seed >>> 0) / 4294967296;
     };
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-    const word = () => pick(["a", "model", "ключ", "with space", "quote\"d", "back\\slash", "tab\t", "😀", "hooks2", "PreCompact"]);
-    const scalar = (): unknown => pick<() => unknown>([() => word(), () => Math.floor(rand() * 1e6) / 100, () => rand() < 0.5, () => null, () => -Math.floor(rand() * 1e4)])();
+    const word = () =>
+      pick(["a", "model", "ключ", "with space", 'quote"d', "back\\slash", "tab\t", "😀", "hooks2", "PreCompact"]);
+    const scalar = (): unknown =>
+      pick<() => unknown>([
+        () => word(),
+        () => Math.floor(rand() * 1e6) / 100,
+        () => rand() < 0.5,
+        () => null,
+        () => -Math.floor(rand() * 1e4),
+      ])();
     const value = (depth: number): unknown => {
       if (depth > 3 || rand() < 0.4) return scalar();
       if (rand() < 0.5) return Array.from({ length: Math.floor(rand() * 4) + 1 }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) + 1 }, () => [word() + Math.floor(rand() * 9), value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(rand() * 4) + 1 }, () => [word() + Math.floor(rand() * 9), value(depth + 1)]),
+      );
     };
     const foreignGroup = () => {
-      const g: Record<string, unknown> = { hooks: Array.from({ length: Math.floor(rand() * 2) + 1 }, () => ({ type: "command", command: pick(["echo hi", "~/bin/x --y", "/usr/bin/rehydrate-notes sync", "rehydrate pre-compact --flag"]) })) };
+      const g: Record<string, unknown> = {
+        hooks: Array.from(
+          { length: Math.floor(rand() * 2) + 1 },
+          () => ({
+            type: "command",
+            command: pick(["echo hi", "~/bin/x --y", "/usr/bin/rehydrate-notes sync", "rehydrate pre-compact --flag"]),
+          }),
+        ),
+      };
       return rand() < 0.5 ? { matcher: pick(["Bash", "auto", "startup", "*"]), ...g } : g;
     };
     const events = ["PreCompact", "SessionStart", "Stop", "PreToolUse", "Notification", "SessionEnd"];
@@ -228,7 +290,9 @@ describe("planInstall() and planUninstall()", () => {
       for (let k = 0; k < n; k++) settings[word() + k] = value(0);
       if (rand() < 0.7) {
         const hooks: Record<string, unknown> = {};
-        for (const e of events) if (rand() < 0.4) hooks[e] = Array.from({ length: Math.floor(rand() * 3) + 1 }, foreignGroup);
+        for (const e of events) {
+          if (rand() < 0.4) hooks[e] = Array.from({ length: Math.floor(rand() * 3) + 1 }, foreignGroup);
+        }
         if (Object.keys(hooks).length > 0) settings[rand() < 0.5 ? "hooks" : "hooks"] = hooks;
       }
       for (let k = 0; k < Math.floor(rand() * 2); k++) settings["z" + word() + k] = value(1);
@@ -270,7 +334,7 @@ describe("command paths", () => {
   test("quoteShellPath() leaves plain POSIX paths bare and double-quotes the rest with escapes", () => {
     assert.equal(quoteShellPath("/usr/local/bin/rehydrate", "linux"), "/usr/local/bin/rehydrate");
     assert.equal(quoteShellPath("/Users/me/My Tools/rehydrate", "darwin"), '"/Users/me/My Tools/rehydrate"');
-    assert.equal(quoteShellPath("/home/a$b/`x`/\"q\"/rehydrate", "linux"), '"/home/a\\$b/\\`x\\`/\\"q\\"/rehydrate"');
+    assert.equal(quoteShellPath('/home/a$b/`x`/"q"/rehydrate', "linux"), '"/home/a\\$b/\\`x\\`/\\"q\\"/rehydrate"');
   });
 
   test("quoteShellPath() double-quotes Windows paths and keeps their backslashes readable", () => {
@@ -286,15 +350,30 @@ describe("command paths", () => {
     }
   });
 
-  test("commandPrefix() writes a binary inside the project as \"$CLAUDE_PROJECT_DIR\"/relative, on POSIX and Windows", () => {
-    assert.equal(commandPrefix("/work/repo/.claude/hooks/rehydrate", { projectDir: "/work/repo", platform: "linux" }), '"$CLAUDE_PROJECT_DIR"/.claude/hooks/rehydrate');
-    assert.equal(commandPrefix("/work/repo/my hooks/rehydrate", { projectDir: "/work/repo", platform: "linux" }), '"$CLAUDE_PROJECT_DIR/my hooks/rehydrate"');
-    assert.equal(commandPrefix("/usr/local/bin/rehydrate", { projectDir: "/work/repo", platform: "linux" }), "/usr/local/bin/rehydrate");
+  test('commandPrefix() writes a binary inside the project as "$CLAUDE_PROJECT_DIR"/relative, on POSIX and Windows', () => {
     assert.equal(
-      commandPrefix("C:\\work\\repo\\.claude\\hooks\\rehydrate.exe", { projectDir: "C:\\work\\repo", platform: "win32" }),
+      commandPrefix("/work/repo/.claude/hooks/rehydrate", { projectDir: "/work/repo", platform: "linux" }),
+      '"$CLAUDE_PROJECT_DIR"/.claude/hooks/rehydrate',
+    );
+    assert.equal(
+      commandPrefix("/work/repo/my hooks/rehydrate", { projectDir: "/work/repo", platform: "linux" }),
+      '"$CLAUDE_PROJECT_DIR/my hooks/rehydrate"',
+    );
+    assert.equal(
+      commandPrefix("/usr/local/bin/rehydrate", { projectDir: "/work/repo", platform: "linux" }),
+      "/usr/local/bin/rehydrate",
+    );
+    assert.equal(
+      commandPrefix("C:\\work\\repo\\.claude\\hooks\\rehydrate.exe", {
+        projectDir: "C:\\work\\repo",
+        platform: "win32",
+      }),
       '"$CLAUDE_PROJECT_DIR"/.claude/hooks/rehydrate.exe',
     );
-    assert.equal(commandPrefix("D:\\bin\\rehydrate.exe", { projectDir: "C:\\work\\repo", platform: "win32" }), '"D:\\bin\\rehydrate.exe"');
+    assert.equal(
+      commandPrefix("D:\\bin\\rehydrate.exe", { projectDir: "C:\\work\\repo", platform: "win32" }),
+      '"D:\\bin\\rehydrate.exe"',
+    );
   });
 
   test("resolveBinary() refuses a source run, a virtual path and a binary not named rehydrate", () => {
@@ -303,9 +382,15 @@ describe("command paths", () => {
     const other = join(dir, "rh");
     writeFileSync(good, "");
     writeFileSync(other, "");
-    assert.ok("error" in resolveBinary({ execPath: "/usr/local/bin/bun", moduleUrl: "file:///work/main/lib/cli/install.ts" }));
-    assert.ok("error" in resolveBinary({ execPath: "C:\\tools\\deno.exe", moduleUrl: "file:///C:/src/lib/cli/install.ts" }));
-    assert.ok("error" in resolveBinary({ execPath: "/$bunfs/root/rehydrate", moduleUrl: "file:///$bunfs/root/rehydrate" }));
+    assert.ok(
+      "error" in resolveBinary({ execPath: "/usr/local/bin/bun", moduleUrl: "file:///work/main/lib/cli/install.ts" }),
+    );
+    assert.ok(
+      "error" in resolveBinary({ execPath: "C:\\tools\\deno.exe", moduleUrl: "file:///C:/src/lib/cli/install.ts" }),
+    );
+    assert.ok(
+      "error" in resolveBinary({ execPath: "/$bunfs/root/rehydrate", moduleUrl: "file:///$bunfs/root/rehydrate" }),
+    );
     assert.ok("error" in resolveBinary({ command: "B:/~BUN/root/rehydrate.exe" }));
     assert.ok("error" in resolveBinary({ command: other }));
     assert.ok("error" in resolveBinary({ command: join(dir, "missing-rehydrate") }));
@@ -357,7 +442,13 @@ describe("cliInstall() and cliUninstall()", () => {
     assert.match(c.out(), /Workflows: orchestration \(1 run\(s\), e\.g\. projects\/PROJ-001\/ORCHESTRATION\.yaml\)/);
     const file = join(s.project, ".claude", "settings.json");
     const first = readFileSync(file, "utf8");
-    assert.deepEqual(Object.keys(JSON.parse(first).hooks), ["PreCompact", "SessionStart", "UserPromptSubmit", "PostCompact", "PostToolUse"]);
+    assert.deepEqual(Object.keys(JSON.parse(first).hooks), [
+      "PreCompact",
+      "SessionStart",
+      "UserPromptSubmit",
+      "PostCompact",
+      "PostToolUse",
+    ]);
     const again = collector();
     assert.equal(cliInstall(["--command", s.binary], again.io, env), 0);
     assert.match(again.out(), /Already installed in /);
@@ -384,7 +475,14 @@ describe("cliInstall() and cliUninstall()", () => {
   test("cliInstall() --dry-run prints a diff and writes nothing", () => {
     const s = setup();
     const c = collector();
-    assert.equal(cliInstall(["--dry-run", "--command", s.binary, "--write-config"], c.io, { cwd: s.project, homeDir: s.home, env: { HOME: s.home } }), 0);
+    assert.equal(
+      cliInstall(["--dry-run", "--command", s.binary, "--write-config"], c.io, {
+        cwd: s.project,
+        homeDir: s.home,
+        env: { HOME: s.home },
+      }),
+      0,
+    );
     assert.match(c.out(), /^\+\+\+ b\/\.claude\/settings\.json$/m);
     assert.match(c.out(), /^\+ {12}"command": "[^"]*rehydrate pre-compact",$/m);
     assert.match(c.out(), /Would write .*rehydrate\.json|would write .*rehydrate\.json/);
@@ -397,7 +495,10 @@ describe("cliInstall() and cliUninstall()", () => {
     const file = join(s.project, ".claude", "settings.json");
     writeFileSync(file, fixture("invalid-comment.json"));
     const c = collector();
-    assert.equal(cliInstall(["--command", s.binary], c.io, { cwd: s.project, homeDir: s.home, env: { HOME: s.home } }), 1);
+    assert.equal(
+      cliInstall(["--command", s.binary], c.io, { cwd: s.project, homeDir: s.home, env: { HOME: s.home } }),
+      1,
+    );
     assert.equal(c.err().split("\n").filter(Boolean).length, 1);
     assert.match(c.err(), /settings\.json:2:3: .*left untouched/);
     assert.equal(readFileSync(file, "utf8"), fixture("invalid-comment.json"));
@@ -420,9 +521,15 @@ describe("cliInstall() and cliUninstall()", () => {
     const inner = join(s.project, ".claude", "hooks", "rehydrate");
     mkdirSync(join(s.project, ".claude", "hooks"), { recursive: true });
     writeFileSync(inner, "");
-    assert.equal(cliInstall(["--command", inner], collector().io, { cwd: s.project, homeDir: s.home, env: { HOME: s.home } }), 0);
+    assert.equal(
+      cliInstall(["--command", inner], collector().io, { cwd: s.project, homeDir: s.home, env: { HOME: s.home } }),
+      0,
+    );
     const v = JSON.parse(readFileSync(join(s.project, ".claude", "settings.json"), "utf8"));
-    assert.equal(v.hooks.SessionStart[0].hooks[0].command, '"$CLAUDE_PROJECT_DIR"/.claude/hooks/rehydrate session-start');
+    assert.equal(
+      v.hooks.SessionStart[0].hooks[0].command,
+      '"$CLAUDE_PROJECT_DIR"/.claude/hooks/rehydrate session-start',
+    );
   });
 
   test("cliInstall() --write-config writes $schema and the detected workflow's keys once, never overwriting", () => {
@@ -433,19 +540,28 @@ describe("cliInstall() and cliUninstall()", () => {
     const config = JSON.parse(readFileSync(file, "utf8"));
     assert.equal(config.$schema, "https://rehydrate.dev/schemas/config.v1.json");
     assert.ok("orchestration" in config && !("projects" in config) && !("dispatch" in config));
-    writeFileSync(file, "{\"debug\": true}\n");
+    writeFileSync(file, '{"debug": true}\n');
     const c = collector();
     assert.equal(cliInstall(["--command", s.binary, "--write-config"], c.io, env), 0);
     assert.match(c.out(), /exists, left as it is/);
-    assert.equal(readFileSync(file, "utf8"), "{\"debug\": true}\n");
+    assert.equal(readFileSync(file, "utf8"), '{"debug": true}\n');
   });
 
   test("cliInstall() refuses bad usage and a source run without --command, each with one line and a non-zero exit", () => {
     const s = setup();
     const env = { cwd: s.project, homeDir: s.home, env: { HOME: s.home } };
-    for (const [args, code] of [[["--user", "--project", "x"], 2], [["--workflows", "nope"], 2], [["--bogus"], 2], [["--project", join(s.project, "missing")], 1], [[], 1]] as const) {
+    for (
+      const [args, code] of [[["--user", "--project", "x"], 2], [["--workflows", "nope"], 2], [["--bogus"], 2], [[
+        "--project",
+        join(s.project, "missing"),
+      ], 1], [[], 1]] as const
+    ) {
       const c = collector();
-      assert.equal(cliInstall([...args], c.io, { ...env, execPath: "/usr/bin/bun", moduleUrl: "file:///src/lib/cli/install.ts" }), code, args.join(" "));
+      assert.equal(
+        cliInstall([...args], c.io, { ...env, execPath: "/usr/bin/bun", moduleUrl: "file:///src/lib/cli/install.ts" }),
+        code,
+        args.join(" "),
+      );
       assert.equal(c.err().split("\n").filter(Boolean).length, 1, args.join(" "));
     }
   });

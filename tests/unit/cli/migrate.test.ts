@@ -33,7 +33,10 @@ describe("cliMigrate()", () => {
       const before = readFileSync(join(ws, LEGACY, "_resume.md"), "utf8");
       const r = runMigrate(["--project", ws]);
       assert.equal(r.code, 0);
-      assert.match(r.out, /would migrate 02-projects\/03-legacy-notes\/01-planning\/_resume\.md -> 02-projects\/03-legacy-notes\/01-planning\/resume-context\.md/);
+      assert.match(
+        r.out,
+        /would migrate 02-projects\/03-legacy-notes\/01-planning\/_resume\.md -> 02-projects\/03-legacy-notes\/01-planning\/resume-context\.md/,
+      );
       assert.match(r.out, /line 2: - resume_version: "0\.9"\n {2}line 2: \+ resume_schema_version: "0\.9"/);
       assert.match(r.out, /dry run: nothing written/);
       assert.equal(existsSync(join(ws, LEGACY, "resume-context.md")), false);
@@ -62,7 +65,8 @@ describe("cliMigrate()", () => {
 
   test("cliMigrate() keeps comments, CRLF line ends and key order", () => {
     withWorkspace((ws) => {
-      const text = '---\r\n# legacy manifest\r\n"resume_version": 0.9  # old key\r\nproject_id: "03-legacy-notes"\r\nproject_name: Legacy\r\ncurrent_phase: execution\r\nnext_action: execute-project\r\nfiles_to_load: [01-planning/steps.md]\r\nlast_updated: 2026-01-03\r\n---\r\nBody\r\n';
+      const text =
+        '---\r\n# legacy manifest\r\n"resume_version": 0.9  # old key\r\nproject_id: "03-legacy-notes"\r\nproject_name: Legacy\r\ncurrent_phase: execution\r\nnext_action: execute-project\r\nfiles_to_load: [01-planning/steps.md]\r\nlast_updated: 2026-01-03\r\n---\r\nBody\r\n';
       writeFileSync(join(ws, LEGACY, "_resume.md"), text);
       assert.equal(runMigrate(["--project", join(ws, "02-projects", "03-legacy-notes"), "--apply"]).code, 0);
       assert.equal(
@@ -93,7 +97,10 @@ describe("cliMigrate()", () => {
       writeFileSync(join(both, "_resume.md"), "---\nresume_version: 1\nresume_schema_version: 1\n---\n");
       const r = runMigrate(["--project", ws, "--apply"]);
       assert.equal(r.code, 1);
-      assert.match(r.out, /cannot convert 02-projects\/04-broken\/01-planning\/_resume\.md: the result would not be a valid manifest/);
+      assert.match(
+        r.out,
+        /cannot convert 02-projects\/04-broken\/01-planning\/_resume\.md: the result would not be a valid manifest/,
+      );
       assert.match(r.out, /cannot convert 02-projects\/05-both\/01-planning\/_resume\.md: it has both/);
       assert.match(r.out, /1 migrated, 0 already migrated, 2 cannot be converted/);
       assert.equal(existsSync(join(broken, "resume-context.md")), false);

@@ -22,7 +22,11 @@ function setup(): { home: string; project: string; state: string; env: Record<st
 function status(s: ReturnType<typeof setup>, args: string[] = ["--json"]): { code: number; out: string; err: string } {
   let out = "";
   let err = "";
-  const code = cliStatus(args, { out: (t) => void (out += t), err: (t) => void (err += t) }, { cwd: s.project, homeDir: s.home, env: s.env });
+  const code = cliStatus(args, { out: (t) => void (out += t), err: (t) => void (err += t) }, {
+    cwd: s.project,
+    homeDir: s.home,
+    env: s.env,
+  });
   return { code, out, err };
 }
 
@@ -34,7 +38,19 @@ function assistantRow(input: number, cacheRead: number): string {
     uuid: "a1",
     sessionId: SESSION,
     timestamp: "2026-11-21T10:00:00.000Z",
-    message: { model: "claude-opus-4-6", id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "ok" }], usage: { input_tokens: input, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: 0, output_tokens: 5 } },
+    message: {
+      model: "claude-opus-4-6",
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      content: [{ type: "text", text: "ok" }],
+      usage: {
+        input_tokens: input,
+        cache_read_input_tokens: cacheRead,
+        cache_creation_input_tokens: 0,
+        output_tokens: 5,
+      },
+    },
   }) + "\n";
 }
 
@@ -44,7 +60,11 @@ describe("cliStatus()", () => {
     const r = status(s);
     assert.equal(r.code, 0);
     const report: StatusReport = JSON.parse(r.out);
-    assert.deepEqual(report.workflows.map((w) => [w.workflow, w.used]), [["projects", false], ["orchestration", false], ["dispatch", false]]);
+    assert.deepEqual(report.workflows.map((w) => [w.workflow, w.used]), [
+      ["projects", false],
+      ["orchestration", false],
+      ["dispatch", false],
+    ]);
     assert.equal(report.lastDetection, null);
     assert.deepEqual(report.pendingCheckpoints, []);
     assert.deepEqual(report.pendingMarkers, []);
@@ -55,20 +75,38 @@ describe("cliStatus()", () => {
     const s = setup();
     mkdirSync(join(s.project, "00-system", ".cache"), { recursive: true });
     mkdirSync(join(s.project, "02-projects"), { recursive: true });
-    copyFileSync(join(FIX, "workspace", "states", "precompact-valid.json"), join(s.project, "00-system", ".cache", "precompact_state.json"));
+    copyFileSync(
+      join(FIX, "workspace", "states", "precompact-valid.json"),
+      join(s.project, "00-system", ".cache", "precompact_state.json"),
+    );
     mkdirSync(join(s.project, "projects", "PROJ-001"), { recursive: true });
     writeFileSync(join(s.project, "projects", "PROJ-001", "ORCHESTRATION.yaml"), "workflow:\n  id: w\n");
     const cps = join(s.project, ".jerry", "checkpoints");
     mkdirSync(cps, { recursive: true });
-    copyFileSync(join(FIX, "schemas", "valid", "checkpoint.v1", "design-note-003.json"), join(cps, "cx-001-checkpoint.json"));
-    copyFileSync(join(FIX, "schemas", "valid", "checkpoint.v1", "nothing-known.json"), join(cps, "cx-002-checkpoint.json"));
+    copyFileSync(
+      join(FIX, "schemas", "valid", "checkpoint.v1", "design-note-003.json"),
+      join(cps, "cx-001-checkpoint.json"),
+    );
+    copyFileSync(
+      join(FIX, "schemas", "valid", "checkpoint.v1", "nothing-known.json"),
+      join(cps, "cx-002-checkpoint.json"),
+    );
     mkdirSync(join(s.state, "markers"), { recursive: true, mode: 0o700 });
-    writeFileSync(join(s.state, "markers", `${SESSION}.json`), JSON.stringify({ session_id: SESSION, created_at: "2026-11-21T10:00:00Z", files: ["a.md", "b.md"] }));
+    writeFileSync(
+      join(s.state, "markers", `${SESSION}.json`),
+      JSON.stringify({ session_id: SESSION, created_at: "2026-11-21T10:00:00Z", files: ["a.md", "b.md"] }),
+    );
     const report: StatusReport = JSON.parse(status(s).out);
     assert.deepEqual(report.workflows.filter((w) => w.used).map((w) => w.workflow), ["projects", "orchestration"]);
     assert.deepEqual(
       { ...report.lastDetection, file: undefined },
-      { file: undefined, activeProjectId: "01-website-redesign", confidence: "high", method: "transcript", timestamp: "2026-11-21T09:59:00.000Z" },
+      {
+        file: undefined,
+        activeProjectId: "01-website-redesign",
+        confidence: "high",
+        method: "transcript",
+        timestamp: "2026-11-21T09:59:00.000Z",
+      },
     );
     assert.deepEqual(report.pendingCheckpoints.map((c) => c.id), ["cx-001"]);
     assert.deepEqual(report.pendingMarkers.map((m) => [m.sessionId, m.files]), [[SESSION, 2]]);
@@ -85,15 +123,29 @@ describe("cliStatus()", () => {
     let report: StatusReport = JSON.parse(status(s).out);
     assert.deepEqual(
       { ...report.latestSession, transcript: undefined },
-      { transcript: undefined, sessionId: SESSION, model: "claude-opus-4-6", tokens: 50_000, window: 200_000, percent: 25, source: "usage" },
+      {
+        transcript: undefined,
+        sessionId: SESSION,
+        model: "claude-opus-4-6",
+        tokens: 50_000,
+        window: 200_000,
+        percent: 25,
+        source: "usage",
+      },
     );
     mkdirSync(join(s.state, "sessions"), { recursive: true, mode: 0o700 });
-    writeFileSync(join(s.state, "sessions", `${SESSION}.json`), JSON.stringify({ session_id: SESSION, model: "claude-opus-4-6[1m]" }));
+    writeFileSync(
+      join(s.state, "sessions", `${SESSION}.json`),
+      JSON.stringify({ session_id: SESSION, model: "claude-opus-4-6[1m]" }),
+    );
     report = JSON.parse(status(s).out);
     assert.equal(report.latestSession?.model, "claude-opus-4-6[1m]");
     assert.equal(report.latestSession?.window, 1_000_000);
     assert.equal(report.latestSession?.percent, 5);
-    assert.match(status(s, []).out, new RegExp(`^Latest session: ${SESSION}: 50000 of 1000000 tokens \\(5%\\), model claude-opus-4-6\\[1m\\]$`, "m"));
+    assert.match(
+      status(s, []).out,
+      new RegExp(`^Latest session: ${SESSION}: 50000 of 1000000 tokens \\(5%\\), model claude-opus-4-6\\[1m\\]$`, "m"),
+    );
   });
 
   test("cliStatus() answers --help with examples and refuses a missing project with one line and exit 2", () => {

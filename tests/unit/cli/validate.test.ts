@@ -22,7 +22,11 @@ describe("embedded schemas", () => {
     const files = readdirSync(join(ROOT, "schemas")).filter((f) => f.endsWith(".v1.json")).sort();
     assert.deepEqual(Object.keys(SCHEMAS).map((n) => `${n}.v1.json`).sort(), files);
     for (const f of files) {
-      assert.deepEqual(SCHEMAS[f.replace(".v1.json", "") as keyof typeof SCHEMAS], JSON.parse(readFileSync(join(ROOT, "schemas", f), "utf8")), f);
+      assert.deepEqual(
+        SCHEMAS[f.replace(".v1.json", "") as keyof typeof SCHEMAS],
+        JSON.parse(readFileSync(join(ROOT, "schemas", f), "utf8")),
+        f,
+      );
     }
   });
 });
@@ -54,7 +58,10 @@ describe("cliValidate()", () => {
   });
 
   test("cliValidate() reports a files_to_load entry that leaves the project folder at its line", () => {
-    const text = readFileSync(join(M, "valid.md"), "utf8").replace("  - 01-planning/03-plan.md", "  - ../../secrets.env");
+    const text = readFileSync(join(M, "valid.md"), "utf8").replace(
+      "  - 01-planning/03-plan.md",
+      "  - ../../secrets.env",
+    );
     const tmp = join(HERE, "..", "fixtures", "workspace", "manifests", ".tmp-escape.md");
     writeFileSync(tmp, text);
     try {
@@ -76,7 +83,9 @@ describe("cliValidate()", () => {
   test("cliValidate() tells state files by content and locates nested fields", () => {
     const r = runValidate([join(S, "precompact-bad.json")]);
     assert.equal(r.code, 1);
-    const located = r.out.map((l) => /^.*?:(\d+): ([^:]+): /.exec(l.slice(join(S, "precompact-bad.json").length))!.slice(1));
+    const located = r.out.map((l) =>
+      /^.*?:(\d+): ([^:]+): /.exec(l.slice(join(S, "precompact-bad.json").length))!.slice(1)
+    );
     assert.deepEqual(located, [["3", "confidence"], ["7", "working_set[0].score"]]);
   });
 

@@ -92,7 +92,12 @@ function world(files: { home?: unknown; project?: unknown }): { home: string; pr
   const project = join(base, "proj");
   for (const [dir, content] of [[home, files.home], [project, files.project]] as const) {
     mkdirSync(join(dir, ".claude"), { recursive: true });
-    if (content !== undefined) writeFileSync(join(dir, ".claude", "rehydrate.json"), typeof content === "string" ? content : JSON.stringify(content));
+    if (content !== undefined) {
+      writeFileSync(
+        join(dir, ".claude", "rehydrate.json"),
+        typeof content === "string" ? content : JSON.stringify(content),
+      );
+    }
   }
   return { home, project };
 }
@@ -103,7 +108,10 @@ describe("who may set which config key", () => {
     for (const { key, schema } of leaves()) {
       fromSchema[key] = schema["x-scope"] === "user" ? "user" : schema["x-path"] === "project" ? "path" : "project";
       assert.ok(schema["x-scope"] === undefined || schema["x-scope"] === "user", `${key}: x-scope is "user" or absent`);
-      assert.ok(schema["x-path"] === undefined || schema["x-path"] === "project", `${key}: x-path is "project" or absent`);
+      assert.ok(
+        schema["x-path"] === undefined || schema["x-path"] === "project",
+        `${key}: x-path is "project" or absent`,
+      );
       assert.ok(!(schema["x-scope"] && schema["x-path"]), `${key}: one annotation, not both`);
     }
     assert.deepEqual(fromSchema, DECISIONS);
@@ -127,7 +135,10 @@ describe("who may set which config key", () => {
   });
 
   test("the user's value of a user-only key stays when the project's config tries to change it", () => {
-    const w = world({ home: { debug: false, dispatch: { handlerStateFile: "~/org/state.md" } }, project: { debug: true, dispatch: { handlerStateFile: "~/.npmrc", enabled: true } } });
+    const w = world({
+      home: { debug: false, dispatch: { handlerStateFile: "~/org/state.md" } },
+      project: { debug: true, dispatch: { handlerStateFile: "~/.npmrc", enabled: true } },
+    });
     const { config, issues } = loadConfig(w.project, { homeDir: w.home, env: {} });
     assert.equal(config.debug, false);
     assert.equal(config.dispatch.handlerStateFile, join(w.home, "org", "state.md"));
@@ -170,7 +181,19 @@ describe("who may set which config key", () => {
 });
 
 describe("paths a project may set stay inside it", () => {
-  const outside = ["/home/u/tok", "~/tok", "~", "../up", "a/../../b", "a/..", "..\\x", "C:\\Users\\u\\tok", "c:tok", "\\\\server\\share", "x\0y"];
+  const outside = [
+    "/home/u/tok",
+    "~/tok",
+    "~",
+    "../up",
+    "a/../../b",
+    "a/..",
+    "..\\x",
+    "C:\\Users\\u\\tok",
+    "c:tok",
+    "\\\\server\\share",
+    "x\0y",
+  ];
   const inside = ["a", "a/b", "./a", "a..b", ".hidden/x", "a/./b", "..a/b"];
 
   test("outsidePathAt() refuses absolute, home-relative and parent paths and keeps relative ones", () => {
@@ -183,7 +206,9 @@ describe("paths a project may set stay inside it", () => {
   test("loadConfig() ignores an x-path key that leaves the project, in the project's config and the user's", () => {
     for (const p of outside.filter((x) => !x.includes("\0"))) {
       for (const where of ["home", "project"] as const) {
-        const w = world({ [where]: { projects: { stateFile: p, skillsGlobRoots: ["ok", p] }, orchestration: { projectsDir: p } } });
+        const w = world({
+          [where]: { projects: { stateFile: p, skillsGlobRoots: ["ok", p] }, orchestration: { projectsDir: p } },
+        });
         const { config, issues } = loadConfig(w.project, { homeDir: w.home, env: {} });
         assert.equal(config.projects.stateFile, "00-system/.cache/precompact_state.json", p);
         assert.deepEqual(config.projects.skillsGlobRoots, ["00-system/skills", "03-skills"], p);
@@ -221,7 +246,7 @@ describe("a file that is not JSON is reported by code and position, never its co
   test("jsonSyntaxError() gives the code and 1-based position of the first error", () => {
     const cases: [string, string | null, number, number][] = [
       ['{"a": 1}', null, 0, 0],
-      ["  [1, 2, {\"x\": [true, false, null, -1.5e3, \"\\u00e9\\n\"]}]\n", null, 0, 0],
+      ['  [1, 2, {"x": [true, false, null, -1.5e3, "\\u00e9\\n"]}]\n', null, 0, 0],
       ["\uFEFF{}", null, 0, 0],
       ["ghp_0123456789abcdefghijklmnopqrstuvwxyz", "unexpected_character", 1, 1],
       ['{\n  "token": npm_SECRETSECRET\n}', "unexpected_character", 2, 12],
@@ -245,7 +270,7 @@ describe("a file that is not JSON is reported by code and position, never its co
 
   test("jsonSyntaxError() agrees with JSON.parse on mutated documents", () => {
     const r = rng(22);
-    const base = JSON.stringify({ a: [1, -2.5e-3, "x\\\"y\u00e9", true, null, { b: false }], c: "", d: {} }, null, 1);
+    const base = JSON.stringify({ a: [1, -2.5e-3, 'x\\"y\u00e9', true, null, { b: false }], c: "", d: {} }, null, 1);
     const alphabet = ['"', "{", "}", "[", "]", ",", ":", " ", "\n", "\\", "1", "-", "e", ".", "t", "n", "x", "\x01"];
     for (let i = 0; i < 3000; i++) {
       let t = base;
@@ -253,7 +278,11 @@ describe("a file that is not JSON is reported by code and position, never its co
         const at = Math.floor(r() * (t.length + 1));
         const op = r();
         const ch = alphabet[Math.floor(r() * alphabet.length)];
-        t = op < 0.4 ? t.slice(0, at) + ch + t.slice(at) : op < 0.7 ? t.slice(0, at) + t.slice(at + 1) : t.slice(0, at) + ch + t.slice(at + 1);
+        t = op < 0.4
+          ? t.slice(0, at) + ch + t.slice(at)
+          : op < 0.7
+          ? t.slice(0, at) + t.slice(at + 1)
+          : t.slice(0, at) + ch + t.slice(at + 1);
       }
       let parses = true;
       try {
@@ -271,7 +300,10 @@ describe("a file that is not JSON is reported by code and position, never its co
     const { issues } = loadConfig(w.project, { homeDir: w.home, env: {} });
     assert.equal(issues.length, 1);
     assert.equal(issues[0].code, "invalid_json");
-    assert.equal(issues[0].message, "Cannot parse the config file: invalid_json (unexpected_character) at line 1, column 1");
+    assert.equal(
+      issues[0].message,
+      "Cannot parse the config file: invalid_json (unexpected_character) at line 1, column 1",
+    );
     assert.ok(!issues[0].message.includes("CANARY"));
     assert.equal(describeJsonError("{}"), "invalid_json");
   });

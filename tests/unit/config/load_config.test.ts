@@ -62,7 +62,11 @@ describe("loadConfig()", () => {
 
   test("loadConfig() lets the project file win over the home file, merging objects key by key", () => {
     const w = world({
-      home: { debug: true, budget: { maxChars: 8000, fileMaxChars: 1000 }, orchestration: { thresholds: { warning: 0.5 } } },
+      home: {
+        debug: true,
+        budget: { maxChars: 8000, fileMaxChars: 1000 },
+        orchestration: { thresholds: { warning: 0.5 } },
+      },
       project: { budget: { maxChars: 7000 }, orchestration: { thresholds: { critical: 0.7 } } },
     });
     const { config, issues, sources } = load(w);
@@ -70,7 +74,10 @@ describe("loadConfig()", () => {
     assert.equal(config.debug, true);
     assert.deepEqual(config.budget, { maxChars: 7000, fileMaxChars: 1000 });
     assert.deepEqual(config.orchestration.thresholds, { warning: 0.5, critical: 0.7, compaction: 0.9 });
-    assert.deepEqual(sources, [join(w.home, ".claude", "rehydrate.json"), join(w.project, ".claude", "rehydrate.json")]);
+    assert.deepEqual(sources, [
+      join(w.home, ".claude", "rehydrate.json"),
+      join(w.project, ".claude", "rehydrate.json"),
+    ]);
   });
 
   test("loadConfig() replaces arrays instead of merging them", () => {
@@ -94,7 +101,10 @@ describe("loadConfig()", () => {
   test("loadConfig() reports unknown keys with their file and path and ignores them", () => {
     const w = world({ project: { budgte: { maxChars: 1 }, projects: { enable: false, root: "P" }, "a/b": 1 } });
     const { config, issues } = load(w);
-    assert.deepEqual(codes(issues), [["unknown_key", "/budgte"], ["unknown_key", "/projects/enable"], ["unknown_key", "/a~1b"]]);
+    assert.deepEqual(codes(issues), [["unknown_key", "/budgte"], ["unknown_key", "/projects/enable"], [
+      "unknown_key",
+      "/a~1b",
+    ]]);
     for (const issue of issues) assert.equal(issue.file, join(w.project, ".claude", "rehydrate.json"));
     assert.equal(config.projects.root, "P");
     assert.equal(config.projects.enabled, "auto");
@@ -163,7 +173,12 @@ describe("loadConfig()", () => {
   });
 
   test("loadConfig() leaves relative and absolute paths alone", () => {
-    const w = world({ home: { stateDir: "/var/lib/r", dispatch: { handlerStateFile: "docs/handler-state.md", dispatchPathFile: "a~/b" } } });
+    const w = world({
+      home: {
+        stateDir: "/var/lib/r",
+        dispatch: { handlerStateFile: "docs/handler-state.md", dispatchPathFile: "a~/b" },
+      },
+    });
     const { config } = load(w);
     assert.equal(config.stateDir, "/var/lib/r");
     assert.equal(config.dispatch.handlerStateFile, "docs/handler-state.md");
@@ -227,7 +242,9 @@ describe("loadConfig()", () => {
   });
 
   test("loadConfig() loads every sample in tests/fixtures/config as its expected.json says", () => {
-    const cases = readdirSync(CONFIG_FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const cases = readdirSync(CONFIG_FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) =>
+      d.name
+    );
     assert.ok(cases.length >= 3);
     for (const name of cases) {
       const dir = join(CONFIG_FIXTURES, name);
@@ -240,7 +257,10 @@ describe("loadConfig()", () => {
       const { config, issues } = loadConfig(project, { homeDir: home, env: {} });
       const want = structuredClone(DEFAULT_CONFIG) as unknown as Obj;
       deepAssign(want, expected.config);
-      (want.dispatch as Obj).dispatchPathFile = expandHomeForTest((want.dispatch as Obj).dispatchPathFile as string, home);
+      (want.dispatch as Obj).dispatchPathFile = expandHomeForTest(
+        (want.dispatch as Obj).dispatchPathFile as string,
+        home,
+      );
       assert.deepEqual(config, want, name);
       assert.deepEqual(
         issues.map((i) => ({ code: i.code, file: i.file.slice(dir.length + 1), path: i.path })),
@@ -253,7 +273,10 @@ describe("loadConfig()", () => {
 
 function deepAssign(target: Obj, patch: Obj): void {
   for (const [key, value] of Object.entries(patch)) {
-    if (typeof value === "object" && value !== null && !Array.isArray(value) && typeof target[key] === "object" && target[key] !== null) {
+    if (
+      typeof value === "object" && value !== null && !Array.isArray(value) && typeof target[key] === "object" &&
+      target[key] !== null
+    ) {
       deepAssign(target[key] as Obj, value as Obj);
     } else {
       target[key] = value;
@@ -271,7 +294,8 @@ function outsidePaths(doc: Obj): string[] {
       const value = (v as Obj)[key];
       if (sub.properties) walk(sub, value, `${at}/${key}`);
       else if (sub["x-path"] === "project" && validateSchema(sub, value).length === 0) {
-        const bad = (p: unknown) => typeof p === "string" && (/^[/\\~]|^[A-Za-z]:/.test(p) || p.split(/[/\\]/).includes(".."));
+        const bad = (p: unknown) =>
+          typeof p === "string" && (/^[/\\~]|^[A-Za-z]:/.test(p) || p.split(/[/\\]/).includes(".."));
         if (typeof value === "string" && bad(value)) found.push(`${at}/${key} x-path`);
         if (Array.isArray(value)) {
           const i = value.findIndex(bad);
@@ -288,7 +312,6 @@ function expandHomeForTest(path: string, home: string): string {
   return path.startsWith("~/") ? join(home, path.slice(2)) : path;
 }
 
-
 describe("loadConfig() against the schema", () => {
   test("loadConfig() reports exactly the issues that validating the file against config.v1.json finds, and ajv agrees", () => {
     const Ctor = ((Ajv2020 as unknown as { default?: unknown }).default ?? Ajv2020) as new (o: Obj) => {
@@ -301,7 +324,27 @@ describe("loadConfig() against the schema", () => {
     const full: Obj = structuredClone(DEFAULT_CONFIG) as unknown as Obj;
     (full.budget as Obj).maxChars = 9000;
     (full.contextWindow as Obj).tokens = 1000000;
-    const pool: unknown[] = [null, true, false, 0, 1, -5, 0.5, 500, 10001, 1e12, "", "auto", "x", "~/a", [], ["a"], [1], {}, { maxChars: 1 }];
+    const pool: unknown[] = [
+      null,
+      true,
+      false,
+      0,
+      1,
+      -5,
+      0.5,
+      500,
+      10001,
+      1e12,
+      "",
+      "auto",
+      "x",
+      "~/a",
+      [],
+      ["a"],
+      [1],
+      {},
+      { maxChars: 1 },
+    ];
     const r = rng(42);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)];
     const w = world();
@@ -313,9 +356,10 @@ describe("loadConfig() against the schema", () => {
       const doc = structuredClone(full);
       for (let m = 0; m < 1 + Math.floor(r() * 3); m++) {
         const section = pick(Object.keys(doc));
-        const holder = typeof doc[section] === "object" && doc[section] !== null && !Array.isArray(doc[section]) && r() < 0.7
-          ? doc[section] as Obj
-          : doc;
+        const holder =
+          typeof doc[section] === "object" && doc[section] !== null && !Array.isArray(doc[section]) && r() < 0.7
+            ? doc[section] as Obj
+            : doc;
         const key = r() < 0.15 ? pick(["extra", "maxchars", "enable"]) : pick(Object.keys(holder));
         if (r() < 0.2) delete holder[key];
         else holder[key] = structuredClone(pick(pool));
@@ -323,7 +367,10 @@ describe("loadConfig() against the schema", () => {
       writeFileSync(file, JSON.stringify(doc));
       const { config, issues } = load(w);
       // The schema's issues, plus paths that leave the project ("x-path", which no validator knows).
-      const fromSchema = [...validateSchema(CONFIG_SCHEMA, doc).map((x) => `${x.path} ${x.keyword}`), ...outsidePaths(doc)].sort();
+      const fromSchema = [
+        ...validateSchema(CONFIG_SCHEMA, doc).map((x) => `${x.path} ${x.keyword}`),
+        ...outsidePaths(doc),
+      ].sort();
       assert.deepEqual(issues.map((x) => `${x.path} ${x.keyword}`).sort(), fromSchema, JSON.stringify(doc));
       assert.equal(issues.filter((x) => x.keyword !== "x-path").length === 0, ajvValidate(doc), JSON.stringify(doc));
       // Whatever the file holds, the merged result is always a valid config.
@@ -338,7 +385,10 @@ test("loadConfig() ignores stateDir in a project's own config and reports it; th
   const home = mkdtempSync(join(tmpdir(), "rehydrate-home-"));
   const project = mkdtempSync(join(tmpdir(), "rehydrate-proj-"));
   mkdirSync(join(project, ".claude"));
-  writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ stateDir: "/tmp/evil-state", reread: { enforce: true } }));
+  writeFileSync(
+    join(project, ".claude", "rehydrate.json"),
+    JSON.stringify({ stateDir: "/tmp/evil-state", reread: { enforce: true } }),
+  );
   const fromProject = loadConfig(project, { homeDir: home, env: {} });
   assert.equal(fromProject.config.stateDir, null);
   assert.equal(fromProject.config.reread.enforce, true, "the rest of the project config still applies");

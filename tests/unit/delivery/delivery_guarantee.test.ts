@@ -14,26 +14,42 @@ const FIX_LOGIN = join(PROJECT, "docs", "handler-dispatches", "fix-login.md");
 type Env = Record<string, string>;
 
 const compact = async (env: Env, now?: Date) =>
-  (await run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json"), env, { now })).value!.compactionId;
+  (await run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json"), env, { now })).value!
+    .compactionId;
 const pending = async (event: "SessionStart" | "UserPromptSubmit", env: Env, now?: Date) => {
   const file = event === "SessionStart" ? "SessionStart-compact.json" : "UserPromptSubmit.json";
   return (await run(event, pendingDelivery, payload(file), env, { now })).value;
 };
 /** What the lead's SessionStart(compact) does: claim the pending compaction (or a fresh one), deliver when the claim is ours. */
 const sessionStartCompact = async (env: Env) =>
-  (await run("SessionStart", (ctx) => recordDelivery(ctx, pendingDelivery(ctx)?.compactionId ?? null, "session-start"), payload("SessionStart-compact.json"), env)).value;
+  (await run(
+    "SessionStart",
+    (ctx) => recordDelivery(ctx, pendingDelivery(ctx)?.compactionId ?? null, "session-start"),
+    payload("SessionStart-compact.json"),
+    env,
+  )).value;
 /** What the lead's UserPromptSubmit does: re-deliver the short form only for a compaction nobody delivered. */
 const userPrompt = async (env: Env) =>
-  (await run("UserPromptSubmit", (ctx) => {
-    const p = pendingDelivery(ctx);
-    return p ? recordDelivery(ctx, p.compactionId, "user-prompt-submit") : null;
-  }, payload("UserPromptSubmit.json"), env)).value;
+  (await run(
+    "UserPromptSubmit",
+    (ctx) => {
+      const p = pendingDelivery(ctx);
+      return p ? recordDelivery(ctx, p.compactionId, "user-prompt-submit") : null;
+    },
+    payload("UserPromptSubmit.json"),
+    env,
+  )).value;
 /** What the lead's SessionStart(resume) does: only what the session never received. */
 const resume = async (env: Env) =>
-  (await run("SessionStart", (ctx) => {
-    const p = pendingDelivery(ctx);
-    return p ? recordDelivery(ctx, p.compactionId, "session-start") : null;
-  }, payload("SessionStart-resume.json"), env)).value;
+  (await run(
+    "SessionStart",
+    (ctx) => {
+      const p = pendingDelivery(ctx);
+      return p ? recordDelivery(ctx, p.compactionId, "session-start") : null;
+    },
+    payload("SessionStart-resume.json"),
+    env,
+  )).value;
 
 const worker = () => sandbox({ REHYDRATE_DISPATCH_FILE: FIX_LOGIN });
 
@@ -53,7 +69,11 @@ describe("delivery guarantee", () => {
     const id = await compact(env);
     assert.equal(await userPrompt(env), id);
     assert.equal(await userPrompt(env), null);
-    assert.equal(await sessionStartCompact(env) === id, false, "a late SessionStart cannot deliver the same compaction again");
+    assert.equal(
+      await sessionStartCompact(env) === id,
+      false,
+      "a late SessionStart cannot deliver the same compaction again",
+    );
   });
 
   test("recordDelivery() answers null to every claim after the first for the same compaction", async () => {
@@ -88,7 +108,10 @@ describe("delivery guarantee", () => {
     assert.equal((await pending("UserPromptSubmit", env))?.compactionId, second);
     assert.ok(!existsSync(join(state, "compactions", `${SID}.${first}.delivered`)));
     assert.equal(await sessionStartCompact(env), second);
-    assert.deepEqual(readdirSync(join(state, "compactions")).sort(), [`${SID}.${second}.delivered`, `${SID}.json`].sort());
+    assert.deepEqual(
+      readdirSync(join(state, "compactions")).sort(),
+      [`${SID}.${second}.delivered`, `${SID}.json`].sort(),
+    );
   });
 
   test("SessionStart(compact) without a PreCompact record still delivers, once", async () => {
@@ -107,7 +130,10 @@ describe("delivery guarantee", () => {
 
   test("a regular session records nothing and has nothing pending; a workflow that passes files does", async () => {
     const { env, state } = sandbox();
-    assert.equal((await run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json"), env)).value, null);
+    assert.equal(
+      (await run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json"), env)).value,
+      null,
+    );
     assert.equal(await pending("UserPromptSubmit", env), null);
     assert.ok(!existsSync(join(state, "compactions")));
     const extra = { files: [], reason: "", kind: "orchestration" as const };
@@ -119,7 +145,12 @@ describe("delivery guarantee", () => {
   test("a compaction id that cannot be a file name is refused", async () => {
     const { env, state } = worker();
     await compact(env);
-    const out = await run("UserPromptSubmit", (ctx) => recordDelivery(ctx, "../../x", "user-prompt-submit"), payload("UserPromptSubmit.json"), env);
+    const out = await run(
+      "UserPromptSubmit",
+      (ctx) => recordDelivery(ctx, "../../x", "user-prompt-submit"),
+      payload("UserPromptSubmit.json"),
+      env,
+    );
     assert.equal(out.value, null);
     assert.ok(!readdirSync(join(state, "compactions")).some((n) => n.endsWith(".delivered")));
   });
@@ -136,15 +167,17 @@ describe("delivery guarantee", () => {
     const outs = await Promise.all(Array.from({ length: 8 }, () =>
       new Promise<string>((resolve, reject) => {
         const args = [...(isBun ? [] : ["run", "-A"]), script, "deliver", stdin, startAt];
-        const child = spawn(process.execPath, args, { env: { ...process.env, ...env, TEST_COMPACTION_ID: id }, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(process.execPath, args, {
+          env: { ...process.env, ...env, TEST_COMPACTION_ID: id },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let out = "";
         let err = "";
         child.stdout.on("data", (d) => out += d);
         child.stderr.on("data", (d) => err += d);
         child.on("error", reject);
         child.on("close", (code) => code === 0 ? resolve(out) : reject(new Error(`child exit ${code}: ${err}`)));
-      })
-    ));
+      })));
     const got = outs.map((o) => JSON.parse(o.trim()).got);
     assert.deepEqual(got.filter((g) => g !== null), [id], JSON.stringify(got));
   });
@@ -158,7 +191,12 @@ describe("delivery guarantee under a racing PreCompact", () => {
     // PreCompact of the next compaction lands between the prompt's check and its claim.
     const second = await compact(env);
     assert.notEqual(second, first);
-    const claimed = (await run("UserPromptSubmit", (ctx) => recordDelivery(ctx, first, "user-prompt-submit"), payload("UserPromptSubmit.json"), env)).value;
+    const claimed = (await run(
+      "UserPromptSubmit",
+      (ctx) => recordDelivery(ctx, first, "user-prompt-submit"),
+      payload("UserPromptSubmit.json"),
+      env,
+    )).value;
     assert.equal(claimed, null, "the superseded compaction is not delivered");
     assert.equal((await pending("UserPromptSubmit", env))?.compactionId, second);
     assert.equal(await sessionStartCompact(env), second);

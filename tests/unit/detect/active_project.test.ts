@@ -102,7 +102,11 @@ describe("detectActiveProject()", () => {
     assert.equal(p?.userSwitch, "Now switch to the API migration.");
     assert.equal(p?.runnerUp?.id, "05-site-redesign");
     assert.ok(p && p.runnerUp && p.score >= 2 * p.runnerUp.score);
-    assert.ok(p?.evidence.some((e) => e.kind === "mention" && e.source === "user" && e.detail.includes("switch to the API migration")));
+    assert.ok(
+      p?.evidence.some((e) =>
+        e.kind === "mention" && e.source === "user" && e.detail.includes("switch to the API migration")
+      ),
+    );
   });
 
   test("without a switch prompt the bulk of older edits still wins over three new ones", () => {
@@ -168,14 +172,20 @@ describe("detectActiveProject()", () => {
   });
 
   test("counts bare ids of known projects in text", () => {
-    const rows: TranscriptRow[] = [{ type: "user", cwd: "/w", message: { role: "user", content: "open 17-known please" } }];
+    const rows: TranscriptRow[] = [{
+      type: "user",
+      cwd: "/w",
+      message: { role: "user", content: "open 17-known please" },
+    }];
     assert.equal(detectActiveProject(rows), null);
     assert.equal(detectActiveProject(rows, { knownProjects: ["17-known"] })?.confidence, "low");
   });
 
   test("counts a known id only as a whole token, and the longer of two ids that share a prefix", () => {
     const said = (text: string, known: string[]) =>
-      detectActiveProject([{ type: "user", cwd: "/w", message: { role: "user", content: text } }], { knownProjects: known })?.id ?? null;
+      detectActiveProject([{ type: "user", cwd: "/w", message: { role: "user", content: text } }], {
+        knownProjects: known,
+      })?.id ?? null;
     const known = ["17-known", "17-known-two", "03-a"];
     assert.equal(said("open 17-known-two please", known), "17-known-two");
     assert.equal(said("(17-known) first", known), "17-known");
@@ -207,7 +217,9 @@ describe("detectWorkspace()", () => {
       writeFileSync(join(dir, "kept.ts"), "");
       const transcript = (cwd: string) => {
         const path = join(dir, `t-${cwd === dir ? "here" : "gone"}.jsonl`);
-        const rows = [editRow("a", `${cwd}/gone.ts`), editRow("b", `${cwd}/kept.ts`)].map((r) => JSON.stringify({ ...r, cwd }));
+        const rows = [editRow("a", `${cwd}/gone.ts`), editRow("b", `${cwd}/kept.ts`)].map((r) =>
+          JSON.stringify({ ...r, cwd })
+        );
         writeFileSync(path, rows.join("\n") + "\n");
         return path;
       };
@@ -231,7 +243,16 @@ describe("detectWorkspace()", () => {
 
 describe("cliDetect()", () => {
   const run = (args: string[]) => {
-    const io = { stdout: "", stderr: "", out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
+    const io = {
+      stdout: "",
+      stderr: "",
+      out(t: string) {
+        io.stdout += t;
+      },
+      err(t: string) {
+        io.stderr += t;
+      },
+    };
     const code = cliDetect(args, io);
     return { code, out: io.stdout, err: io.stderr };
   };
@@ -241,7 +262,10 @@ describe("cliDetect()", () => {
     assert.equal(r.code, 0);
     assert.match(r.out, /^Active project: 09-zeta-app \(confidence high/);
     assert.match(r.out, /switched afterwards to skill: paper-search/);
-    assert.match(r.out, /Working set \(best first\):\n +3\.56 {2}\/home\/dev\/ws\/02-projects\/09-zeta-app\/01-planning\/steps\.md {2}\[edited, read\]/);
+    assert.match(
+      r.out,
+      /Working set \(best first\):\n +3\.56 {2}\/home\/dev\/ws\/02-projects\/09-zeta-app\/01-planning\/steps\.md {2}\[edited, read\]/,
+    );
     assert.equal(r.err, "");
   });
 
@@ -254,7 +278,14 @@ describe("cliDetect()", () => {
   });
 
   test("fails with one line on stderr for a bad flag, a missing flag or a missing file", () => {
-    for (const args of [["--bogus"], [], ["-t", join(DIR, "nope.jsonl")], ["-t", join(DIR, "no_project.jsonl"), "-p", join(DIR, "nope")]]) {
+    for (
+      const args of [["--bogus"], [], ["-t", join(DIR, "nope.jsonl")], [
+        "-t",
+        join(DIR, "no_project.jsonl"),
+        "-p",
+        join(DIR, "nope"),
+      ]]
+    ) {
       const r = run(args);
       assert.equal(r.code, 1, args.join(" "));
       assert.equal(r.out, "");

@@ -14,7 +14,9 @@ describe("working-set quality on the public transcripts", () => {
   });
 
   test("on every real compaction the recall is at least the baseline's", () => {
-    for (const c of evaluation.boundary) assert.ok(c.ours.recall >= c.baseline.recall, `${c.file}: ${c.ours.recall} < ${c.baseline.recall}`);
+    for (const c of evaluation.boundary) {
+      assert.ok(c.ours.recall >= c.baseline.recall, `${c.file}: ${c.ours.recall} < ${c.baseline.recall}`);
+    }
   });
 
   test("on every real compaction the precision is at least the baseline's", () => {

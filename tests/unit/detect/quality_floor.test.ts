@@ -7,7 +7,13 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { devScore, devSetFiles, evaluateDevSet, sumScores } from "../../../bench/detection-quality.ts";
 
-const SESSIONS = ["entireio__0276a600", "entireio__03a1382e", "entireio__062a8bdd", "entireio__08940314", "entireio__0c275b1b"];
+const SESSIONS = [
+  "entireio__0276a600",
+  "entireio__03a1382e",
+  "entireio__062a8bdd",
+  "entireio__08940314",
+  "entireio__0c275b1b",
+];
 const cases = evaluateDevSet(devSetFiles().filter((f) => SESSIONS.some((s) => f.endsWith(`${s}.jsonl.gz`))));
 const ours = sumScores(cases.map((c) => devScore(c.ours, c.truth)));
 const baseline = sumScores(cases.map((c) => devScore(c.baseline, c.truth)));

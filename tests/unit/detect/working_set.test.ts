@@ -106,7 +106,10 @@ describe("workingSet()", () => {
   });
 
   test("scores an edit above a read of the same age", () => {
-    const items = workingSet([call("a", "Read", { file_path: "/w/r.ts" }), call("b", "Edit", { file_path: "/w/e.ts" })]);
+    const items = workingSet([
+      call("a", "Read", { file_path: "/w/r.ts" }),
+      call("b", "Edit", { file_path: "/w/e.ts" }),
+    ]);
     const read = find(items, "/w/r.ts");
     const edited = find(items, "/w/e.ts");
     assert.ok(read && edited && edited.score > read.score);
@@ -123,7 +126,11 @@ describe("workingSet()", () => {
 
   test("resolves a bare file name in text to the one known path with that name", () => {
     const rows: TranscriptRow[] = [
-      { type: "assistant", cwd: "/w", message: { role: "assistant", content: [{ type: "text", text: "Next: fix app.js and util.js." }] } },
+      {
+        type: "assistant",
+        cwd: "/w",
+        message: { role: "assistant", content: [{ type: "text", text: "Next: fix app.js and util.js." }] },
+      },
       call("a", "Read", { file_path: "/w/web/app.js" }),
     ];
     const items = workingSet(rows, { minShare: 0 });
@@ -133,7 +140,11 @@ describe("workingSet()", () => {
 
   test("matches code names in the plan to the file of the same name", () => {
     const rows: TranscriptRow[] = [
-      { type: "assistant", cwd: "/w", message: { role: "assistant", content: [{ type: "text", text: "I'll update SessionLive next." }] } },
+      {
+        type: "assistant",
+        cwd: "/w",
+        message: { role: "assistant", content: [{ type: "text", text: "I'll update SessionLive next." }] },
+      },
       call("a", "Read", { file_path: "/w/lib/session_live.ex" }),
     ];
     assert.deepEqual(workingSet(rows)[0].reasons, ["read", "plan"]);
@@ -149,7 +160,10 @@ describe("workingSet()", () => {
   });
 
   test("returns paths relative to the project directory when inside it", () => {
-    const items = workingSet([call("a", "Read", { file_path: "/w/a/b.md" }), call("b", "Read", { file_path: "/x/c.md" })], { projectDir: "/w" });
+    const items = workingSet([
+      call("a", "Read", { file_path: "/w/a/b.md" }),
+      call("b", "Read", { file_path: "/x/c.md" }),
+    ], { projectDir: "/w" });
     assert.deepEqual(items.map((i) => i.path), ["a/b.md", "/x/c.md"]);
   });
 
@@ -165,7 +179,12 @@ describe("workingSet() rules", () => {
   });
 
   test("editedSet: a file edited early in the session stays above a file read since", () => {
-    const rows = newestFirst([call("e", "Edit", { file_path: "/w/old.ts" }), ...filler(30, "a"), call("r", "Read", { file_path: "/w/read.ts" }), ...filler(30, "b")]);
+    const rows = newestFirst([
+      call("e", "Edit", { file_path: "/w/old.ts" }),
+      ...filler(30, "a"),
+      call("r", "Read", { file_path: "/w/read.ts" }),
+      ...filler(30, "b"),
+    ]);
     assert.deepEqual(paths(workingSet(rows)), ["/w/old.ts", "/w/read.ts"]);
     assert.deepEqual(paths(workingSet(rows, without("editedSet"))), ["/w/read.ts", "/w/old.ts"]);
   });
@@ -174,7 +193,11 @@ describe("workingSet() rules", () => {
     const snapshot: TranscriptRow = {
       type: "file-history-snapshot",
       messageId: "m1",
-      snapshot: { messageId: "m1", trackedFileBackups: { "src/early.ts": { backupFileName: null, version: 1 } }, timestamp: "2026-01-01T00:00:00Z" },
+      snapshot: {
+        messageId: "m1",
+        trackedFileBackups: { "src/early.ts": { backupFileName: null, version: 1 } },
+        timestamp: "2026-01-01T00:00:00Z",
+      },
       isSnapshotUpdate: false,
     };
     const rows = newestFirst([snapshot, call("r", "Read", { file_path: "/w/src/now.ts" })]);
@@ -188,12 +211,22 @@ describe("workingSet() rules", () => {
       cwd: "/w",
       data: {
         type: "agent_progress",
-        message: { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: "s1", name: "Read", input: { file_path: "/w/lib/deep.ts" } }] } },
+        message: {
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "s1", name: "Read", input: { file_path: "/w/lib/deep.ts" } }],
+          },
+        },
       },
       parentToolUseID: "t",
     };
     const rows = newestFirst([
-      call("t", "Task", { description: "Explore", prompt: "Find where lib/entry.ts loads the config", subagent_type: "Explore" }),
+      call("t", "Task", {
+        description: "Explore",
+        prompt: "Find where lib/entry.ts loads the config",
+        subagent_type: "Explore",
+      }),
       progress,
       result("t", "The config is parsed in lib/parse.ts and validated in deep.ts."),
     ]);
@@ -208,9 +241,17 @@ describe("workingSet() rules", () => {
 
   test("tasks: the open TaskCreate items name files like todo items", () => {
     const rows = newestFirst([
-      call("c1", "TaskCreate", { subject: "Fix the parser in src/parse.ts", description: "Handle empty input", activeForm: "Fixing the parser" }),
+      call("c1", "TaskCreate", {
+        subject: "Fix the parser in src/parse.ts",
+        description: "Handle empty input",
+        activeForm: "Fixing the parser",
+      }),
       result("c1", "Task #1 created successfully: Fix the parser in src/parse.ts"),
-      call("c2", "TaskCreate", { subject: "Update docs/parse.md", description: "Document it", activeForm: "Updating docs" }),
+      call("c2", "TaskCreate", {
+        subject: "Update docs/parse.md",
+        description: "Document it",
+        activeForm: "Updating docs",
+      }),
       result("c2", "Task #2 created successfully: Update docs/parse.md"),
       call("u1", "TaskUpdate", { taskId: "2", status: "completed" }),
       call("u2", "TaskUpdate", { taskId: "1", status: "in_progress" }),
@@ -224,10 +265,11 @@ describe("workingSet() rules", () => {
   });
 
   test("planFile: in plan mode the session's plan file is in the set", () => {
-    const rows = (mode: string) => newestFirst([
-      { ...said("Exploring first."), cwd: "/home/u/app", slug: "brave-otter" },
-      prompt("Plan the migration", { cwd: "/home/u/app", permissionMode: mode }),
-    ]);
+    const rows = (mode: string) =>
+      newestFirst([
+        { ...said("Exploring first."), cwd: "/home/u/app", slug: "brave-otter" },
+        prompt("Plan the migration", { cwd: "/home/u/app", permissionMode: mode }),
+      ]);
     assert.deepEqual(find(workingSet(rows("plan")), "/home/u/.claude/plans/brave-otter.md")?.reasons, ["plan"]);
     assert.equal(workingSet(rows("default")).length, 0);
     assert.equal(workingSet(rows("plan"), without("planFile")).length, 0);
@@ -237,16 +279,31 @@ describe("workingSet() rules", () => {
     const attachment = (type: string): TranscriptRow => ({
       type: "attachment",
       cwd: "/w",
-      attachment: { type, reminderType: "full", isSubAgent: false, planFilePath: "/h/.claude/plans/calm-lake.md", planExists: false },
+      attachment: {
+        type,
+        reminderType: "full",
+        isSubAgent: false,
+        planFilePath: "/h/.claude/plans/calm-lake.md",
+        planExists: false,
+      },
     });
-    assert.deepEqual(paths(workingSet(newestFirst([attachment("plan_mode"), said("Exploring.")]))), ["/h/.claude/plans/calm-lake.md"]);
-    assert.deepEqual(paths(workingSet(newestFirst([attachment("plan_mode"), attachment("plan_mode_exit"), said("Done.")]))), []);
+    assert.deepEqual(paths(workingSet(newestFirst([attachment("plan_mode"), said("Exploring.")]))), [
+      "/h/.claude/plans/calm-lake.md",
+    ]);
+    assert.deepEqual(
+      paths(workingSet(newestFirst([attachment("plan_mode"), attachment("plan_mode_exit"), said("Done.")]))),
+      [],
+    );
   });
 
   test("counts a file the client attached (an @-mention, the file open in the IDE) like a read", () => {
     const rows = newestFirst([
       prompt("Why does @notes.txt say 42?"),
-      { type: "attachment", cwd: "/w", attachment: { type: "file", filename: "/w/notes.txt", content: { type: "text" }, displayPath: "notes.txt" } },
+      {
+        type: "attachment",
+        cwd: "/w",
+        attachment: { type: "file", filename: "/w/notes.txt", content: { type: "text" }, displayPath: "notes.txt" },
+      },
       { type: "attachment", cwd: "/w", attachment: { type: "opened_file_in_ide", filename: "/w/src/open.ts" } },
     ]);
     assert.deepEqual(find(workingSet(rows), "/w/notes.txt")?.reasons, ["read", "user-request"]);
@@ -269,7 +326,9 @@ describe("workingSet() rules", () => {
 
   test("guessed: a relative path no tool named counts half, unless a todo or the plan names it", () => {
     const rows = newestFirst([
-      call("t", "TodoWrite", { todos: [{ content: "Create src/new.ts", status: "pending", activeForm: "Creating src/new.ts" }] }),
+      call("t", "TodoWrite", {
+        todos: [{ content: "Create src/new.ts", status: "pending", activeForm: "Creating src/new.ts" }],
+      }),
       said("Earlier I saw src/maybe.ts in the log."),
       said("Working on it."),
       said("Still working."),
@@ -289,9 +348,16 @@ describe("workingSet() rules", () => {
       call("c", "Read", { file_path: "/home/u/.claude/plans/p.md" }),
     ]);
     assert.deepEqual(paths(workingSet(rows)), ["/home/u/.claude/plans/p.md", "/w/in.ts", "/opt/other/out.ts"]);
-    assert.deepEqual(paths(workingSet(rows, without("outside"))), ["/home/u/.claude/plans/p.md", "/opt/other/out.ts", "/w/in.ts"]);
+    assert.deepEqual(paths(workingSet(rows, without("outside"))), [
+      "/home/u/.claude/plans/p.md",
+      "/opt/other/out.ts",
+      "/w/in.ts",
+    ]);
     // A file the session edited is its work wherever it lies (a sibling package of a monorepo).
-    const edited = newestFirst([call("a", "Edit", { file_path: "/w/in.ts" }), call("b", "Edit", { file_path: "/opt/other/out.ts" })]);
+    const edited = newestFirst([
+      call("a", "Edit", { file_path: "/w/in.ts" }),
+      call("b", "Edit", { file_path: "/opt/other/out.ts" }),
+    ]);
     assert.deepEqual(paths(workingSet(edited)), ["/opt/other/out.ts", "/w/in.ts"]);
   });
 
@@ -306,16 +372,21 @@ describe("workingSet() rules", () => {
     assert.ok(on.includes("/w/.venv/lib/python3.12/site-packages/requests/api.py"));
     assert.ok(!on.includes("/w/.venv/lib/python3.12/site-packages/requests/sessions.py"));
     assert.ok(!on.includes("/w/config/.env"));
-    assert.ok(paths(workingSet(rows, without("noise"))).includes("/w/.venv/lib/python3.12/site-packages/requests/sessions.py"));
+    assert.ok(
+      paths(workingSet(rows, without("noise"))).includes("/w/.venv/lib/python3.12/site-packages/requests/sessions.py"),
+    );
   });
 
   test("leaves out files the disk check says are gone, keeps planned ones and unknowns", () => {
     const rows = newestFirst([
       call("e", "Edit", { file_path: "/w/gone.ts" }),
       call("k", "Edit", { file_path: "/w/kept.ts" }),
-      call("t", "TodoWrite", { todos: [{ content: "Write /w/planned.ts", status: "in_progress", activeForm: "Writing it" }] }),
+      call("t", "TodoWrite", {
+        todos: [{ content: "Write /w/planned.ts", status: "in_progress", activeForm: "Writing it" }],
+      }),
     ]);
-    const exists = (p: string) => p === "/w/kept.ts" ? true : p === "/w/gone.ts" || p === "/w/planned.ts" ? false : undefined;
+    const exists = (p: string) =>
+      p === "/w/kept.ts" ? true : p === "/w/gone.ts" || p === "/w/planned.ts" ? false : undefined;
     assert.deepEqual(paths(workingSet(rows, { exists })).sort(), ["/w/kept.ts", "/w/planned.ts"]);
     assert.equal(workingSet(rows, { exists: () => undefined }).length, 3);
   });
@@ -369,7 +440,9 @@ describe("textPathTokens()", () => {
       const end = start + token.length;
       if (text.startsWith("://", end) || (start > 0 && text[start - 1] === ":" && token.startsWith("/"))) continue;
       if (start > 0 && (text[start - 1] === "@" || text[start - 1] === "/")) continue;
-      while (token.length > 0 && (token.endsWith(".") || token.endsWith("/") || token.endsWith("\\") || token.endsWith("-"))) token = token.slice(0, -1);
+      while (
+        token.length > 0 && (token.endsWith(".") || token.endsWith("/") || token.endsWith("\\") || token.endsWith("-"))
+      ) token = token.slice(0, -1);
       if (token.length < 3) continue;
       if (!token.includes("/") && !token.includes("\\") && !FILE_NAME.test(token)) continue;
       out.push(token);
@@ -384,12 +457,45 @@ describe("textPathTokens()", () => {
 
   test("finds the same tokens as the word-by-word tokenizer on 5,000 generated texts", () => {
     const rng = mulberry32(6);
-    const parts = ["src/a.ts", "C:\\x\\y.md", "/etc/hosts", "app.js", "~/notes.txt", "./b.py", "../c/d", "e.g.", "https://x.io/a.md", "user@host.com",
-      "a:b/c", "x://y", "file.ts:12", "v1.2", "word", "::", "~", "-", ".", "/", "\\", "@", ":", " ", " ", "\n", ",", "(", ")", "é", "日本"];
+    const parts = [
+      "src/a.ts",
+      "C:\\x\\y.md",
+      "/etc/hosts",
+      "app.js",
+      "~/notes.txt",
+      "./b.py",
+      "../c/d",
+      "e.g.",
+      "https://x.io/a.md",
+      "user@host.com",
+      "a:b/c",
+      "x://y",
+      "file.ts:12",
+      "v1.2",
+      "word",
+      "::",
+      "~",
+      "-",
+      ".",
+      "/",
+      "\\",
+      "@",
+      ":",
+      " ",
+      " ",
+      "\n",
+      ",",
+      "(",
+      ")",
+      "é",
+      "日本",
+    ];
     let found = 0;
     for (let i = 0; i < 5000; i++) {
       let t = "";
-      for (let k = Math.floor(rng() * 12); k >= 0; k--) t += parts[Math.floor(rng() * parts.length)] + (rng() < 0.5 ? " " : "");
+      for (let k = Math.floor(rng() * 12); k >= 0; k--) {
+        t += parts[Math.floor(rng() * parts.length)] + (rng() < 0.5 ? " " : "");
+      }
       const want = oracle(t);
       found += want.length;
       assert.deepEqual(tokens(t), want, JSON.stringify(t));
@@ -400,12 +506,27 @@ describe("textPathTokens()", () => {
   test("finishes on 1 MB adversarial inputs (a lookahead version took 11 s on 100,000 letters)", () => {
     const N = 1_000_000;
     const fill = (unit: string) => unit.repeat(Math.ceil(N / unit.length)).slice(0, N);
-    const inputs = [fill("a"), fill("-"), fill("a:"), fill("a:") + "/x", fill("a/"), fill("a."), fill("/"), fill("."), fill("C:\\"), fill("~/"), fill("x@y/"), fill("a ")];
+    const inputs = [
+      fill("a"),
+      fill("-"),
+      fill("a:"),
+      fill("a:") + "/x",
+      fill("a/"),
+      fill("a."),
+      fill("/"),
+      fill("."),
+      fill("C:\\"),
+      fill("~/"),
+      fill("x@y/"),
+      fill("a "),
+    ];
     let total = 0;
     for (const input of inputs) textPathTokens(input, () => void total++);
     assert.ok(total > 0);
     // The same answers as the word-by-word tokenizer on long runs around one separator.
-    for (const t of ["a".repeat(50_000) + "/b.ts", "x " + "a:".repeat(20_000) + "/y.md z", "-".repeat(30_000) + "src/a.ts"]) assert.deepEqual(tokens(t), oracle(t));
+    for (
+      const t of ["a".repeat(50_000) + "/b.ts", "x " + "a:".repeat(20_000) + "/y.md z", "-".repeat(30_000) + "src/a.ts"]
+    ) assert.deepEqual(tokens(t), oracle(t));
   });
 
   test("stops when the callback returns false", () => {

@@ -10,7 +10,12 @@ import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import { scanTranscript, type ScanTranscriptStats } from "../../../lib/transcript/scan_transcript.ts";
 import { reverseLines, type ReverseLinesStats } from "../../../lib/transcript/lines.ts";
-import { collectEvidence, collectEvidenceFromLines, type DetectionEvidence, MAX_TOTAL_TEXT_CHARS } from "../../../lib/detect/_evidence.ts";
+import {
+  collectEvidence,
+  collectEvidenceFromLines,
+  type DetectionEvidence,
+  MAX_TOTAL_TEXT_CHARS,
+} from "../../../lib/detect/_evidence.ts";
 import type { TranscriptRow } from "../../../lib/transcript/transcript_row.ts";
 import { toolResultLineIds } from "../../../lib/transcript/tool_result_line.ts";
 import { detectWorkspace } from "../../../lib/detect/workspace.ts";
@@ -36,7 +41,10 @@ interface Pass {
 
 function eager(path: string, budget: number, chunk: number, maxCalls?: number): Pass {
   const stats: ScanTranscriptStats = { bytesRead: 0, reachedStart: false, skippedLines: 0 };
-  const evidence = collectEvidence(scanTranscript(path, { budgetBytes: budget, chunkBytes: chunk, stats }), { maxCalls, transcript: path });
+  const evidence = collectEvidence(scanTranscript(path, { budgetBytes: budget, chunkBytes: chunk, stats }), {
+    maxCalls,
+    transcript: path,
+  });
   return { evidence, bytesRead: stats.bytesRead };
 }
 
@@ -98,9 +106,16 @@ function env(type: string, extra: Record<string, unknown>, i: number): Record<st
 }
 
 function callRow(id: string, name: string, i: number): string {
-  const input = name === "Bash" ? { command: `cat /w/02-projects/p${i % 3}/notes.md` } : { path: `/w/02-projects/p${i % 3}`, pattern: "x" };
+  const input = name === "Bash"
+    ? { command: `cat /w/02-projects/p${i % 3}/notes.md` }
+    : { path: `/w/02-projects/p${i % 3}`, pattern: "x" };
   const row = env("assistant", {
-    message: { id: `msg_${i}`, role: "assistant", model: "claude-opus-4-6", content: [{ type: "tool_use", id, name, input }] },
+    message: {
+      id: `msg_${i}`,
+      role: "assistant",
+      model: "claude-opus-4-6",
+      content: [{ type: "tool_use", id, name, input }],
+    },
   }, i);
   return JSON.stringify(row);
 }
@@ -125,43 +140,78 @@ const TRICKY_TEXT = [
 /** One line answering `id`, in a shape chosen by `kind`; some shapes must be parsed, some may wait. */
 function resultLine(id: string, kind: number, i: number, rnd: () => number, otherId: string): string {
   const text = TRICKY_TEXT[Math.floor(rnd() * TRICKY_TEXT.length)] + ` /w/02-projects/p${i % 3}/f${i}.md`;
-  const tur = rnd() < 0.5 ? { filenames: [`/w/02-projects/p${i % 3}/g${i}.md`, "", 3] } : { type: "text", file: { content: text } };
+  const tur = rnd() < 0.5
+    ? { filenames: [`/w/02-projects/p${i % 3}/g${i}.md`, "", 3] }
+    : { type: "text", file: { content: text } };
   const msg = (content: unknown) => ({ role: "user", content });
   switch (kind) {
     case 0: // the common shape
       return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]), toolUseResult: tur }, i));
     case 1: // with is_error and a text-block content
-      return JSON.stringify(env("user", { message: msg([resultBlock(id, [{ type: "text", text }, { type: "text", text: "two" }], rnd() < 0.5)]), toolUseResult: tur }, i));
+      return JSON.stringify(
+        env("user", {
+          message: msg([resultBlock(id, [{ type: "text", text }, { type: "text", text: "two" }], rnd() < 0.5)]),
+          toolUseResult: tur,
+        }, i),
+      );
     case 2: // a result and a prompt text in one row
-      return JSON.stringify(env("user", { message: msg([resultBlock(id, text), { type: "text", text: "Continue with p2" }]) }, i));
+      return JSON.stringify(
+        env("user", { message: msg([resultBlock(id, text), { type: "text", text: "Continue with p2" }]) }, i),
+      );
     case 3: // a sidechain result
-      return JSON.stringify(env("user", { isSidechain: true, message: msg([resultBlock(id, text)]), toolUseResult: tur }, i));
+      return JSON.stringify(
+        env("user", { isSidechain: true, message: msg([resultBlock(id, text)]), toolUseResult: tur }, i),
+      );
     case 4: // two blocks, the same id twice, another id
-      return JSON.stringify(env("user", { message: msg([resultBlock(id, "first"), resultBlock(otherId, text), resultBlock(id, text, false)]) }, i));
+      return JSON.stringify(
+        env("user", {
+          message: msg([resultBlock(id, "first"), resultBlock(otherId, text), resultBlock(id, text, false)]),
+        }, i),
+      );
     case 5: // a second message key with a prompt
-      return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]) }, i)).slice(0, -1) + ',"message":{"role":"user","content":"Work on p2 now"}}';
+      return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]) }, i)).slice(0, -1) +
+        ',"message":{"role":"user","content":"Work on p2 now"}}';
     case 6: // a compact boundary that carries a result-shaped message
       return JSON.stringify(env("system", { subtype: "compact_boundary", message: msg([resultBlock(id, text)]) }, i));
     case 7: // an escaped key that decodes to "message"
-      return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]) }, i)).slice(0, -1) + ',"mess\\u0061ge":{"role":"user","content":"Work on p0"}}';
+      return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]) }, i)).slice(0, -1) +
+        ',"mess\\u0061ge":{"role":"user","content":"Work on p0"}}';
     case 8: // invalid JSON after the message
-      return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]), toolUseResult: tur }, i)).slice(0, -1) + ",}";
+      return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]), toolUseResult: tur }, i)).slice(
+        0,
+        -1,
+      ) + ",}";
     case 9: // an assistant row carrying a result-shaped message
       return JSON.stringify(env("assistant", { message: msg([resultBlock(id, text)]) }, i));
     case 10: // a later duplicate type key
-      return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]), toolUseResult: tur }, i)).slice(0, -1) + ',"type":"progress"}';
+      return JSON.stringify(env("user", { message: msg([resultBlock(id, text)]), toolUseResult: tur }, i)).slice(
+        0,
+        -1,
+      ) + ',"type":"progress"}';
     case 11: // a synthetic API-error flag
       return JSON.stringify(env("user", { isApiErrorMessage: true, message: msg([resultBlock(id, text)]) }, i));
     case 12: // message first, no cwd, other key order
-      return JSON.stringify({ message: msg([resultBlock(id, text)]), type: "user", sessionId: SESSION, toolUseResult: tur, isSidechain: false });
+      return JSON.stringify({
+        message: msg([resultBlock(id, text)]),
+        type: "user",
+        sessionId: SESSION,
+        toolUseResult: tur,
+        isSidechain: false,
+      });
     case 13: // the message nested, not at the top
       return JSON.stringify(env("user", { toolUseResult: { message: msg([resultBlock(id, text)]) } }, i));
     case 14: // progress with a result inside
-      return JSON.stringify(env("progress", { data: { message: { type: "user", message: msg([resultBlock(id, text)]) } } }, i));
+      return JSON.stringify(
+        env("progress", { data: { message: { type: "user", message: msg([resultBlock(id, text)]) } } }, i),
+      );
     case 15: // an escaped quote in the id-like text and a trailing backslash in the content
-      return JSON.stringify(env("user", { message: msg([resultBlock(id, "end with backslash \\")]), toolUseResult: tur }, i));
+      return JSON.stringify(
+        env("user", { message: msg([resultBlock(id, "end with backslash \\")]), toolUseResult: tur }, i),
+      );
     default: // a prompt that quotes a result line
-      return JSON.stringify(env("user", { message: msg(`Look: {"tool_use_id":"${id}","type":"tool_result","content":"x"}`) }, i));
+      return JSON.stringify(
+        env("user", { message: msg(`Look: {"tool_use_id":"${id}","type":"tool_result","content":"x"}`) }, i),
+      );
   }
 }
 
@@ -174,8 +224,12 @@ function hostileTranscript(seed: number): string {
   if (firstIsResult) lines.push(resultLine("toolu_first", Math.floor(rnd() * 17), i++, rnd, "toolu_none"));
   for (let n = 0; n < 30; n++) {
     const id = `toolu_${seed}_${n}`;
-    const name = rnd() < 0.7 ? RESULT_NAMES[Math.floor(rnd() * RESULT_NAMES.length)] : OTHER_NAMES[Math.floor(rnd() * OTHER_NAMES.length)];
-    if (rnd() < 0.15) lines.push(JSON.stringify(env("user", { message: { role: "user", content: `Prompt ${n} on p${n % 3}` } }, i++)));
+    const name = rnd() < 0.7
+      ? RESULT_NAMES[Math.floor(rnd() * RESULT_NAMES.length)]
+      : OTHER_NAMES[Math.floor(rnd() * OTHER_NAMES.length)];
+    if (rnd() < 0.15) {
+      lines.push(JSON.stringify(env("user", { message: { role: "user", content: `Prompt ${n} on p${n % 3}` } }, i++)));
+    }
     lines.push(callRow(id, name, i++));
     const answers = 1 + Math.floor(rnd() * 3);
     for (let k = 0; k < answers; k++) {
@@ -201,7 +255,9 @@ function hostileTranscript(seed: number): string {
 
 describe("collectEvidenceFromLines()", () => {
   test("collectEvidenceFromLines() finds the eager evidence on every captured, public and local fixture transcript", () => {
-    const files = ["claude-code-2.1.197", "public", "transcripts", "detection"].flatMap((d) => jsonlFiles(join(HERE, d)));
+    const files = ["claude-code-2.1.197", "public", "transcripts", "detection"].flatMap((d) =>
+      jsonlFiles(join(HERE, d))
+    );
     assert.ok(files.length >= 47, `only ${files.length} fixture transcripts`);
     for (const path of files) assertSame(path);
   });
@@ -216,7 +272,11 @@ describe("collectEvidenceFromLines()", () => {
         const path = join(dir, `${name}.jsonl`);
         writeFileSync(path, gunzipSync(readFileSync(join(HERE, "detection-dev", `${name}.jsonl.gz`))));
         for (const c of [CASES[0], CASES[3]]) {
-          assert.deepStrictEqual(lazy(path, c.budget, c.chunk, c.maxCalls), eager(path, c.budget, c.chunk, c.maxCalls), `${name} ${JSON.stringify(c)}`);
+          assert.deepStrictEqual(
+            lazy(path, c.budget, c.chunk, c.maxCalls),
+            eager(path, c.budget, c.chunk, c.maxCalls),
+            `${name} ${JSON.stringify(c)}`,
+          );
         }
         const { evidence } = lazy(path, CASES[0].budget, CASES[0].chunk);
         seen.subagentCalls += evidence.subagentCalls.length;
@@ -250,7 +310,10 @@ describe("collectEvidenceFromLines()", () => {
     withTempDir((dir) => {
       for (const seed of [1, 2, 3]) {
         const path = join(dir, `b${seed}.jsonl`);
-        writeFileSync(path, [...transcriptLines({ targetBytes: 300_000, workspace: "/w", sessionId: SESSION, seed })].join(""));
+        writeFileSync(
+          path,
+          [...transcriptLines({ targetBytes: 300_000, workspace: "/w", sessionId: SESSION, seed })].join(""),
+        );
         assertSame(path, `bench seed ${seed}`);
       }
     });
@@ -288,9 +351,10 @@ describe("toolResultLineIds()", () => {
     }]}${extra},"toolUseResult":{"type":"text","file":{"content":"x"}}}`;
 
   test("toolResultLineIds() recognises the rows the client writes for results", () => {
-    assert.deepEqual(toolResultLineIds(line(common("toolu_01A", "a \"quoted\" 日本語 \\"))), ["toolu_01A"]);
+    assert.deepEqual(toolResultLineIds(line(common("toolu_01A", 'a "quoted" 日本語 \\'))), ["toolu_01A"]);
     assert.deepEqual(toolResultLineIds(line(common("toolu_01B", [{ type: "text", text: "t" }]))), ["toolu_01B"]);
-    const two = `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"a","type":"tool_result","content":"x","is_error":true},{"tool_use_id":"b","type":"tool_result","content":""}]},"cwd":"/w"}`;
+    const two =
+      `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"a","type":"tool_result","content":"x","is_error":true},{"tool_use_id":"b","type":"tool_result","content":""}]},"cwd":"/w"}`;
     assert.deepEqual(toolResultLineIds(line(two)), ["a", "b"]);
   });
 
@@ -324,10 +388,29 @@ describe("the cap on text evidence", () => {
     // Newest first, as the scan yields them: 150 assistant texts of 10,000 characters, then a
     // prompt and a tool call older than all of them.
     for (let i = 0; i < 150; i++) {
-      rows.push({ type: "assistant", sessionId: "s", cwd: "/w", message: { role: "assistant", content: [{ type: "text", text: `${i} ${chunk}` }] } } as TranscriptRow);
+      rows.push(
+        {
+          type: "assistant",
+          sessionId: "s",
+          cwd: "/w",
+          message: { role: "assistant", content: [{ type: "text", text: `${i} ${chunk}` }] },
+        } as TranscriptRow,
+      );
     }
-    rows.push({ type: "user", sessionId: "s", cwd: "/w", message: { role: "user", content: "older prompt" } } as TranscriptRow);
-    rows.push({ type: "assistant", sessionId: "s", cwd: "/w", message: { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/w/a.ts" } }] } } as TranscriptRow);
+    rows.push(
+      { type: "user", sessionId: "s", cwd: "/w", message: { role: "user", content: "older prompt" } } as TranscriptRow,
+    );
+    rows.push(
+      {
+        type: "assistant",
+        sessionId: "s",
+        cwd: "/w",
+        message: {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/w/a.ts" } }],
+        },
+      } as TranscriptRow,
+    );
     const ev = collectEvidence(rows);
     const held = ev.texts.reduce((n, t) => n + t.text.length, 0);
     assert.ok(held >= MAX_TOTAL_TEXT_CHARS && held < MAX_TOTAL_TEXT_CHARS + 10_010, `held ${held}`);

@@ -13,7 +13,11 @@ test("dispatchFile() reads status, title, contract and progress from frontmatter
   assert.equal(d.title, "Fix the login redirect");
   assert.match(d.contract, /^- Repo: ~\/projects\/web/);
   assert.doesNotMatch(d.contract, /Progress|pending/);
-  assert.deepEqual(d.progress.map((l) => l.slice(0, 18)), ["- 2026-02-15 10:02", "- 2026-02-15 10:40", "- 2026-02-15 11:15"]);
+  assert.deepEqual(d.progress.map((l) => l.slice(0, 18)), [
+    "- 2026-02-15 10:02",
+    "- 2026-02-15 10:40",
+    "- 2026-02-15 11:15",
+  ]);
 });
 
 test("dispatchFile() reads a bold status line and drops its note; done is not active", () => {
@@ -36,7 +40,9 @@ test("dispatchFile() reads a status from a table row, a Status section, and CRLF
   const section = dispatchFile(join(DISPATCH, "status_section.md"))!;
   assert.deepEqual([section.status, section.active], ["blocked", true]);
   const crlf = dispatchFile(join(DISPATCH, "crlf_bold.md"))!;
-  assert.deepEqual([crlf.status, crlf.active, crlf.title, crlf.progress], ["completed", false, "CRLF ticket", ["- did it"]]);
+  assert.deepEqual([crlf.status, crlf.active, crlf.title, crlf.progress], ["completed", false, "CRLF ticket", [
+    "- did it",
+  ]]);
 });
 
 test("dispatchFile() gives a file without a status no status and does not call it active", () => {

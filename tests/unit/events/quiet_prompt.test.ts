@@ -4,7 +4,18 @@
 // in between. The fast path must also really be taken when only the fill changed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { handleHook } from "../../../lib/hook/handle_hook.ts";
 import { userPromptSubmitHook } from "../../../lib/events/user_prompt_submit.ts";
@@ -30,7 +41,16 @@ function world(): World {
   rmSync(join(ws, "projects", "PROJ-002-docs-site"), { recursive: true });
   const home = join(ws, ".home");
   const transcript = join(home, "t.jsonl");
-  writeFileSync(transcript, JSON.stringify({ type: "user", uuid: "u0", parentUuid: null, isSidechain: false, message: { role: "user", content: "go" } }) + "\n");
+  writeFileSync(
+    transcript,
+    JSON.stringify({
+      type: "user",
+      uuid: "u0",
+      parentUuid: null,
+      isSidechain: false,
+      message: { role: "user", content: "go" },
+    }) + "\n",
+  );
   const env = { CLAUDE_PROJECT_DIR: ws, REHYDRATE_STATE_DIR: join(home, "state"), HOME: home };
   return { ws, home, env, transcript, memo: join(home, "state", "quiet", "sess-1.json") };
 }
@@ -39,14 +59,38 @@ let rowNo = 0;
 /** Appends a main-chain assistant row whose usage totals `tokens`. */
 function grow(w: World, tokens: number, model = "claude-opus-4-6"): void {
   const id = `a${++rowNo}`;
-  appendFileSync(w.transcript, JSON.stringify({
-    type: "assistant", uuid: id, parentUuid: "u0", isSidechain: false,
-    message: { id: `msg_${id}`, model, role: "assistant", content: [{ type: "text", text: "ok" }], usage: { input_tokens: 3, cache_read_input_tokens: tokens - 3, cache_creation_input_tokens: 0, output_tokens: 5 } },
-  }) + "\n");
+  appendFileSync(
+    w.transcript,
+    JSON.stringify({
+      type: "assistant",
+      uuid: id,
+      parentUuid: "u0",
+      isSidechain: false,
+      message: {
+        id: `msg_${id}`,
+        model,
+        role: "assistant",
+        content: [{ type: "text", text: "ok" }],
+        usage: {
+          input_tokens: 3,
+          cache_read_input_tokens: tokens - 3,
+          cache_creation_input_tokens: 0,
+          output_tokens: 5,
+        },
+      },
+    }) + "\n",
+  );
 }
 
 function input(w: World, event = "UserPromptSubmit"): string {
-  return JSON.stringify({ session_id: "sess-1", transcript_path: w.transcript, cwd: w.ws, hook_event_name: event, prompt: "go on", permission_mode: "default" });
+  return JSON.stringify({
+    session_id: "sess-1",
+    transcript_path: w.transcript,
+    cwd: w.ws,
+    hook_event_name: event,
+    prompt: "go on",
+    permission_mode: "default",
+  });
 }
 
 /** The full hook alone: the oracle. */
@@ -137,7 +181,14 @@ async function prompt(w: World, env = w.env): Promise<{ out: string; fast: boole
 }
 
 async function compaction(w: World): Promise<void> {
-  const text = JSON.stringify({ session_id: "sess-1", transcript_path: w.transcript, cwd: w.ws, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" });
+  const text = JSON.stringify({
+    session_id: "sess-1",
+    transcript_path: w.transcript,
+    cwd: w.ws,
+    hook_event_name: "PreCompact",
+    trigger: "auto",
+    custom_instructions: "",
+  });
   await handleHook("PreCompact", preCompactHook, text, { env: { ...w.env }, homeDir: w.home, now: new Date() });
 }
 
@@ -256,11 +307,20 @@ test("quietPrompt() agrees with the full hook over random sequences of prompts a
       const orch = join(w.ws, "projects", RUN, "ORCHESTRATION.yaml");
       const cps = join(w.ws, ".jerry", "checkpoints");
       switch (what) {
-        case 0: break; // the fill only
-        case 3: grow(w, 120_000 + Math.floor(rnd() * 40_000)); break; // WARNING, most of the time
-        case 4: grow(w, Math.floor(rnd() * 200_000) + 1); break; // any level
-        case 5: age(w); break;
-        case 6: appendFileSync(orch, "# edited\n"); break;
+        case 0:
+          break; // the fill only
+        case 3:
+          grow(w, 120_000 + Math.floor(rnd() * 40_000));
+          break; // WARNING, most of the time
+        case 4:
+          grow(w, Math.floor(rnd() * 200_000) + 1);
+          break; // any level
+        case 5:
+          age(w);
+          break;
+        case 6:
+          appendFileSync(orch, "# edited\n");
+          break;
         case 7: {
           const names = existsSync(cps) ? readdirSync(cps).filter((n) => n.endsWith(".json")) : [];
           if (names.length > 0) {
@@ -272,7 +332,9 @@ test("quietPrompt() agrees with the full hook over random sequences of prompts a
           }
           break;
         }
-        case 8: await compaction(w); break;
+        case 8:
+          await compaction(w);
+          break;
         case 9: {
           const dir = join(w.ws, ".claude");
           if (existsSync(join(dir, "rehydrate.json"))) rmSync(join(dir, "rehydrate.json"));
@@ -285,7 +347,12 @@ test("quietPrompt() agrees with the full hook over random sequences of prompts a
         }
         case 10: {
           const p = join(w.ws, ".jerry", "context-monitor-state.json");
-          if (existsSync(p)) writeFileSync(p, JSON.stringify({ ...JSON.parse(readFileSync(p, "utf8")), session_id: "another" }, null, 2) + "\n");
+          if (existsSync(p)) {
+            writeFileSync(
+              p,
+              JSON.stringify({ ...JSON.parse(readFileSync(p, "utf8")), session_id: "another" }, null, 2) + "\n",
+            );
+          }
           break;
         }
         case 11: {
@@ -320,7 +387,21 @@ function jsonPaths(value: unknown, at: (string | number)[] = []): (string | numb
   return out;
 }
 
-const ODD_VALUES: unknown[] = [null, 0, -1, 1e308, "", "x", "../../../etc/passwd", [], {}, true, "WARNING", "CRITICAL", "x".repeat(70_000)];
+const ODD_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  1e308,
+  "",
+  "x",
+  "../../../etc/passwd",
+  [],
+  {},
+  true,
+  "WARNING",
+  "CRITICAL",
+  "x".repeat(70_000),
+];
 
 /** The memo's text with one random damage, or a directory or symbolic link in its place. */
 function damagedMemo(good: string, rnd: () => number): { label: string; text?: string; special?: "dir" | "link" } {
@@ -344,6 +425,7 @@ function damagedMemo(good: string, rnd: () => number): { label: string; text?: s
   const memo = JSON.parse(good);
   const paths = jsonPaths(memo);
   const path = paths[Math.floor(rnd() * paths.length)];
+  // deno-lint-ignore no-explicit-any -- walks a JSON document by a path of keys
   const parent = path.slice(0, -1).reduce((o: any, k) => o[k], memo);
   const key = path[path.length - 1];
   if (rnd() < 0.25) {

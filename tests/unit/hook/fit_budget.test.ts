@@ -183,14 +183,17 @@ describe("fitBudget()", () => {
       for (const i of order) {
         const inc = r.included.find((x) => x.id === sections[i].id);
         const sep = count > 0 ? separator.length : 0;
-        if (inc?.mode !== "full") assert.ok(sections[i].text.length > maxChars - used - sep, `${label}: ${sections[i].id} would have fit`);
+        if (inc?.mode !== "full") {
+          assert.ok(sections[i].text.length > maxChars - used - sep, `${label}: ${sections[i].id} would have fit`);
+        }
         if (inc) {
           used += sep + inc.text.length;
           count++;
         }
       }
 
-      const total = sections.reduce((sum, s) => sum + s.text.length, 0) + Math.max(0, sections.length - 1) * separator.length;
+      const total = sections.reduce((sum, s) => sum + s.text.length, 0) +
+        Math.max(0, sections.length - 1) * separator.length;
       if (total <= maxChars) assert.equal(r.included.filter((s) => s.mode === "full").length, sections.length, label);
     }
     for (const [mode, n] of Object.entries(seen)) assert.ok(n >= 100, `the generator exercises ${mode} (${n})`);
@@ -200,4 +203,3 @@ describe("fitBudget()", () => {
     assert.equal(CLAUDE_CODE_HOOK_TEXT_LIMIT, 10_000);
   });
 });
-

@@ -9,7 +9,13 @@ import { handleHook } from "../../../lib/hook/handle_hook.ts";
 import type { HookReply } from "../../../lib/hook/hook_types.ts";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "rehydrate-io-"));
-const STOP = JSON.stringify({ session_id: "abc-123", transcript_path: "", cwd: "/p", hook_event_name: "Stop", stop_hook_active: false });
+const STOP = JSON.stringify({
+  session_id: "abc-123",
+  transcript_path: "",
+  cwd: "/p",
+  hook_event_name: "Stop",
+  stop_hook_active: false,
+});
 
 function fdOf(content: string | Uint8Array): number {
   const p = join(tmp(), "in");
@@ -90,9 +96,14 @@ describe("handleHook()", () => {
 
   test("handleHook() fails open when the handler throws, and logs why", async () => {
     const e = env();
-    const out = await handleHook("Stop", () => {
-      throw new Error("boom sk-ant-api03-" + "a".repeat(93) + "AA");
-    }, STOP, { env: e });
+    const out = await handleHook(
+      "Stop",
+      () => {
+        throw new Error("boom sk-ant-api03-" + "a".repeat(93) + "AA");
+      },
+      STOP,
+      { env: e },
+    );
     assert.deepEqual(out, { stdout: "", exitCode: 0 });
     const log = readFileSync(join(e.REHYDRATE_STATE_DIR, "debug.log"), "utf8");
     assert.match(log, /Stop: failed open: Error: boom/);
@@ -100,44 +111,71 @@ describe("handleHook()", () => {
   });
 
   test("handleHook() fails open on a handler that answers with a Promise (handlers are synchronous)", () => {
-    const out = handleHook("Stop", () => Promise.resolve({ stdout: "late" }) as unknown as HookReply, STOP, { env: env() });
+    const out = handleHook("Stop", () => Promise.resolve({ stdout: "late" }) as unknown as HookReply, STOP, {
+      env: env(),
+    });
     assert.deepEqual(out, { stdout: "", exitCode: 0 });
   });
 
   test("handleHook() does not run the handler for input of another event", async () => {
     let ran = false;
-    const out = await handleHook("PreCompact", () => {
-      ran = true;
-      return { stdout: "x" };
-    }, STOP, { env: env() });
+    const out = await handleHook(
+      "PreCompact",
+      () => {
+        ran = true;
+        return { stdout: "x" };
+      },
+      STOP,
+      { env: env() },
+    );
     assert.equal(ran, false);
     assert.deepEqual(out, { stdout: "", exitCode: 0 });
   });
 
   test("handleHook() drops a reply whose hookEventName names another event", async () => {
-    const out = await handleHook("Stop", () => ({ json: { hookSpecificOutput: { hookEventName: "PreToolUse" } } }), STOP, { env: env() });
+    const out = await handleHook(
+      "Stop",
+      () => ({ json: { hookSpecificOutput: { hookEventName: "PreToolUse" } } }),
+      STOP,
+      { env: env() },
+    );
     assert.deepEqual(out, { stdout: "", exitCode: 0 });
   });
 
   test("handleHook() resolves the project from CLAUDE_PROJECT_DIR, else the input's cwd", async () => {
     let seen = "";
-    await handleHook("Stop", (ctx) => {
-      seen = ctx.projectDir;
-      return null;
-    }, STOP, { env: { ...env(), CLAUDE_PROJECT_DIR: "/proj" } });
+    await handleHook(
+      "Stop",
+      (ctx) => {
+        seen = ctx.projectDir;
+        return null;
+      },
+      STOP,
+      { env: { ...env(), CLAUDE_PROJECT_DIR: "/proj" } },
+    );
     assert.equal(seen, "/proj");
-    await handleHook("Stop", (ctx) => {
-      seen = ctx.projectDir;
-      return null;
-    }, STOP, { env: env() });
+    await handleHook(
+      "Stop",
+      (ctx) => {
+        seen = ctx.projectDir;
+        return null;
+      },
+      STOP,
+      { env: env() },
+    );
     assert.equal(seen, "/p");
   });
 
   test("handleHook() writes no debug log when debugging is off", async () => {
     const e = { ...env(), REHYDRATE_DEBUG: "0" };
-    await handleHook("Stop", () => {
-      throw new Error("quiet");
-    }, STOP, { env: e });
+    await handleHook(
+      "Stop",
+      () => {
+        throw new Error("quiet");
+      },
+      STOP,
+      { env: e },
+    );
     assert.throws(() => readFileSync(join(e.REHYDRATE_STATE_DIR, "debug.log")));
   });
 });

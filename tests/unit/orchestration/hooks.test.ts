@@ -33,8 +33,11 @@ function checkpoints(ws: string): string[] {
 
 const preCompact = (ws: string, input: Record<string, unknown> = {}, now?: Date) =>
   inHook(ws, "PreCompact", { trigger: "auto", custom_instructions: null, ...input }, orchestrationPreCompact, { now });
-const prompt = (ws: string, input: Record<string, unknown> = {}, options: { now?: Date; config?: Record<string, unknown> } = {}) =>
-  inHook(ws, "UserPromptSubmit", { prompt: "go", ...input }, orchestrationPromptContext, options);
+const prompt = (
+  ws: string,
+  input: Record<string, unknown> = {},
+  options: { now?: Date; config?: Record<string, unknown> } = {},
+) => inHook(ws, "UserPromptSubmit", { prompt: "go", ...input }, orchestrationPromptContext, options);
 
 describe("the layout", () => {
   test("is absent without projects/*/ORCHESTRATION.yaml: every hook returns null and writes nothing", async () => {
@@ -42,7 +45,15 @@ describe("the layout", () => {
       const ws = workspace(name);
       assert.equal(await preCompact(ws), null);
       assert.equal(await prompt(ws, { transcript_path: transcript(ws, 190000) }), null);
-      assert.equal(await inHook(ws, "SessionStart", { source: "startup" }, (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 })), null);
+      assert.equal(
+        await inHook(
+          ws,
+          "SessionStart",
+          { source: "startup" },
+          (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 }),
+        ),
+        null,
+      );
       await inHook(ws, "PostCompact", { trigger: "auto", compact_summary: "s" }, orchestrationPostCompact);
       assert.equal(existsSync(join(ws, ".jerry")), false);
     }
@@ -60,7 +71,9 @@ describe("the layout", () => {
     utimesSync(join(ws, "projects/PROJ-002-docs-site/ORCHESTRATION.yaml"), new Date(2000, 1, 1), new Date(2000, 1, 1));
     assert.equal(findOrchestrationLayout(ws)?.active.id, "PROJ-001-oss-release");
     assert.equal(findOrchestrationLayout(ws)?.chosenBy, "mtime");
-    const t = transcript(ws, 1000, { editPaths: [join(ws, "projects/PROJ-001-oss-release/NOTICE"), join(ws, "projects/PROJ-002-docs-site/sitemap.md")] });
+    const t = transcript(ws, 1000, {
+      editPaths: [join(ws, "projects/PROJ-001-oss-release/NOTICE"), join(ws, "projects/PROJ-002-docs-site/sitemap.md")],
+    });
     const layout = findOrchestrationLayout(ws, { transcriptPath: t });
     assert.equal(layout?.active.id, "PROJ-002-docs-site");
     assert.equal(layout?.chosenBy, "transcript");
@@ -72,7 +85,13 @@ describe("orchestrationPreCompact()", () => {
   test("writes a schema-valid, redacted cx-001 from the resumption section with the fill before compaction", async () => {
     const ws = workspace();
     const yaml = join(ws, RUN1);
-    writeFileSync(yaml, readFileSync(yaml, "utf8").replace("current_phase_name: Core License Changes", "current_phase_name: Core License Changes\n  critical_context: 'rotated DB_PASSWORD=hunter2 after the audit'"));
+    writeFileSync(
+      yaml,
+      readFileSync(yaml, "utf8").replace(
+        "current_phase_name: Core License Changes",
+        "current_phase_name: Core License Changes\n  critical_context: 'rotated DB_PASSWORD=hunter2 after the audit'",
+      ),
+    );
     const r = await preCompact(ws, { transcript_path: transcript(ws, 177200) });
     assert.ok(r);
     assert.equal(r.checkpointPath, join(ws, ".jerry", "checkpoints", "cx-001-checkpoint.json"));
@@ -81,15 +100,35 @@ describe("orchestrationPreCompact()", () => {
     assert.deepEqual(cp.trigger, { type: "auto", source: "PreCompact" });
     assert.deepEqual(cp.context_state, { fill_fraction: 0.886, tokens: 177200, window: 200000 });
     assert.deepEqual(cp.orchestration_state, {
-      workflow_id: "feat015-licmig-20260217-001", workflow_status: "ACTIVE", phase_number: 2, phase_name: "Core License Changes",
-      activity: "qg-2-iteration-1", gate: "qg-2", gate_iteration: 1, gate_score: 0.96,
+      workflow_id: "feat015-licmig-20260217-001",
+      workflow_status: "ACTIVE",
+      phase_number: 2,
+      phase_name: "Core License Changes",
+      activity: "qg-2-iteration-1",
+      gate: "qg-2",
+      gate_iteration: 1,
+      gate_score: 0.96,
     });
-    assert.equal((cp.recovery as { critical_context: string }).critical_context, "rotated DB_PASSWORD=[REDACTED:password] after the audit");
-    assert.match((cp.recovery as { next_action: string }).next_action, /^Apply the revision for the QG-2 iteration 1 findings/);
-    assert.deepEqual(cp.pending_decisions, [{ id: "RD-001", summary: "Align copyright holder to 'Adam Nowak' across NOTICE, header_template, and ORCHESTRATION_PLAN. NOTICE is authoritative.", affects: "phase-3 header_template" }]);
+    assert.equal(
+      (cp.recovery as { critical_context: string }).critical_context,
+      "rotated DB_PASSWORD=[REDACTED:password] after the audit",
+    );
+    assert.match(
+      (cp.recovery as { next_action: string }).next_action,
+      /^Apply the revision for the QG-2 iteration 1 findings/,
+    );
+    assert.deepEqual(cp.pending_decisions, [{
+      id: "RD-001",
+      summary:
+        "Align copyright holder to 'Adam Nowak' across NOTICE, header_template, and ORCHESTRATION_PLAN. NOTICE is authoritative.",
+      affects: "phase-3 header_template",
+    }]);
     assert.equal(cp.acknowledged, false);
     assert.deepEqual(cp.missing, []);
-    assert.match(r.summaryInstructions, /Keep in the summary the current phase \(Phase 2: Core License Changes\), the activity \(qg-2-iteration-1\), the quality gate \(qg-2, iteration 1, last score 0\.960\)/);
+    assert.match(
+      r.summaryInstructions,
+      /Keep in the summary the current phase \(Phase 2: Core License Changes\), the activity \(qg-2-iteration-1\), the quality gate \(qg-2, iteration 1, last score 0\.960\)/,
+    );
     assert.doesNotMatch(r.summaryInstructions, /^\s*\{/, "plain text, never JSON");
   });
 
@@ -97,7 +136,11 @@ describe("orchestrationPreCompact()", () => {
     const ws = workspace();
     await preCompact(ws);
     const yaml = join(ws, RUN1);
-    writeFileSync(yaml, readFileSync(yaml, "utf8").replace("current_activity: qg-2-iteration-1", "current_activity: qg-2-iteration-2").replace("current_gate_iteration: 1", "current_gate_iteration: 2"));
+    writeFileSync(
+      yaml,
+      readFileSync(yaml, "utf8").replace("current_activity: qg-2-iteration-1", "current_activity: qg-2-iteration-2")
+        .replace("current_gate_iteration: 1", "current_gate_iteration: 2"),
+    );
     const r = await preCompact(ws);
     const cp = assertCheckpointValid(r!.checkpointPath);
     assert.equal(cp.checkpoint_id, "cx-002");
@@ -125,7 +168,8 @@ describe("orchestrationPostCompact()", () => {
   test("adds the redacted, capped compact_summary to this compaction's checkpoint", async () => {
     const ws = workspace();
     const r = await preCompact(ws);
-    const summary = "<summary>Phase 2, QG-2. key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n" + "detail ".repeat(3000) + "</summary>";
+    const summary = "<summary>Phase 2, QG-2. key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n" +
+      "detail ".repeat(3000) + "</summary>";
     await inHook(ws, "PostCompact", { trigger: "auto", compact_summary: summary }, orchestrationPostCompact);
     const cp = assertCheckpointValid(r!.checkpointPath);
     const kept = cp.compact_summary as string;
@@ -156,11 +200,24 @@ describe("orchestrationPromptContext()", () => {
   });
 
   test("injects a <context-monitor> of at most 200 tokens at each level from WARNING up", async () => {
-    for (const [tokens, level, words] of [[120000, "WARNING", /at the next state transition/], [160000, "CRITICAL", /Checkpoint NOW/], [180000, "COMPACTION", /Compaction is imminent/]] as const) {
+    for (
+      const [tokens, level, words] of [[120000, "WARNING", /at the next state transition/], [
+        160000,
+        "CRITICAL",
+        /Checkpoint NOW/,
+      ], [180000, "COMPACTION", /Compaction is imminent/]] as const
+    ) {
       const ws = workspace();
       const text = await prompt(ws, { transcript_path: transcript(ws, tokens) });
       assert.ok(text);
-      assert.match(text, new RegExp(`^<context-monitor level="${level}" fill="${tokens / 2000}\\.0%" tokens="${tokens}" window="200000" resumption="FRESH">`));
+      assert.match(
+        text,
+        new RegExp(
+          `^<context-monitor level="${level}" fill="${
+            tokens / 2000
+          }\\.0%" tokens="${tokens}" window="200000" resumption="FRESH">`,
+        ),
+      );
       assert.match(text, words);
       assert.ok(countTokens(text) <= 200);
       const st = readJson(join(ws, ".jerry", "context-monitor-state.json"));
@@ -173,9 +230,20 @@ describe("orchestrationPromptContext()", () => {
     const ws = workspace();
     const t = transcript(ws, 150000);
     const config = { orchestration: { thresholds: { warning: 0.1, critical: 0.5, compaction: 0.9 } } };
-    assert.match((await prompt(ws, { transcript_path: t }, { config }))!, /level="CRITICAL" fill="75\.0%" tokens="150000" window="200000"/);
-    await inHook(ws, "SessionStart", { source: "startup" }, (ctx) => updateSessionRecord(ctx.stateDir(), "sess-1", { model: "claude-opus-4-6[1m]" }));
-    assert.match((await prompt(ws, { transcript_path: t }, { config }))!, /level="WARNING" fill="15\.0%" tokens="150000" window="1000000"/);
+    assert.match(
+      (await prompt(ws, { transcript_path: t }, { config }))!,
+      /level="CRITICAL" fill="75\.0%" tokens="150000" window="200000"/,
+    );
+    await inHook(
+      ws,
+      "SessionStart",
+      { source: "startup" },
+      (ctx) => updateSessionRecord(ctx.stateDir(), "sess-1", { model: "claude-opus-4-6[1m]" }),
+    );
+    assert.match(
+      (await prompt(ws, { transcript_path: t }, { config }))!,
+      /level="WARNING" fill="15\.0%" tokens="150000" window="1000000"/,
+    );
   });
 
   test("reports the resumption section STALE when a newer checkpoint has not been merged, within 200 tokens", async () => {
@@ -197,7 +265,10 @@ describe("orchestrationPromptContext()", () => {
     for (let i = 0; i < 4; i++) texts.push(await prompt(ws, { transcript_path: t }, { config }));
     assert.match(texts[0]!, /Context is filling up/);
     assert.match(texts[1]!, /Context is filling up/);
-    assert.equal(texts[2], '<context-monitor level="WARNING" fill="65.0%" tokens="130000" window="200000" resumption="FRESH"/>');
+    assert.equal(
+      texts[2],
+      '<context-monitor level="WARNING" fill="65.0%" tokens="130000" window="200000" resumption="FRESH"/>',
+    );
     assert.equal(texts[3], texts[2]);
     assert.equal(readJson(join(ws, ".jerry", "context-monitor-state.json")).reminders_sent, 2);
   });
@@ -212,7 +283,10 @@ describe("orchestrationPromptContext()", () => {
     assert.match(first!, /PRE-COMPACTION FILL: 88\.6%/);
     assert.ok(countTokens(first!) <= 500);
     const second = await prompt(ws, { transcript_path: t }, { config });
-    assert.match(second!, /^<compaction-reminder checkpoint="\.jerry\/checkpoints\/cx-001-checkpoint\.json" unacknowledged="1">/);
+    assert.match(
+      second!,
+      /^<compaction-reminder checkpoint="\.jerry\/checkpoints\/cx-001-checkpoint\.json" unacknowledged="1">/,
+    );
     assert.equal(second!.split("\n").length, 1);
     assert.match((await prompt(ws, { transcript_path: t }, { config }))!, /^<compaction-reminder/);
     assert.equal(await prompt(ws, { transcript_path: t }, { config }), null);
@@ -252,49 +326,102 @@ describe("orchestrationSessionStart()", () => {
   test("injects Template 1 at startup when a checkpoint is unacknowledged, within budget, and counts it as delivered", async () => {
     const ws = workspace();
     await preCompact(ws, { transcript_path: transcript(ws, 177200) });
-    const text = await inHook(ws, "SessionStart", { source: "startup", session_id: "new" }, (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 }));
+    const text = await inHook(
+      ws,
+      "SessionStart",
+      { source: "startup", session_id: "new" },
+      (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 }),
+    );
     assert.match(text!, /^You are resuming a workflow that was interrupted/);
     assert.match(text!, /- Last checkpoint: cx-001 \(\.jerry\/checkpoints\/cx-001-checkpoint\.json\)/);
     assert.match(text!, /- Context fill at interruption: 88\.6%/);
     assert.ok(countTokens(text!) <= 1000);
     const next = await prompt(ws, { transcript_path: transcript(ws, 1000), session_id: "new" });
     assert.match(next!, /^<compaction-reminder /);
-    const small = await inHook(ws, "SessionStart", { source: "startup", session_id: "other" }, (ctx) => orchestrationSessionStart(ctx, { maxChars: 1200 }));
+    const small = await inHook(
+      ws,
+      "SessionStart",
+      { source: "startup", session_id: "other" },
+      (ctx) => orchestrationSessionStart(ctx, { maxChars: 1200 }),
+    );
     assert.ok(small!.length <= 1200);
   });
 
   test("injects Template 2 right after compaction, and nothing at startup once acknowledged", async () => {
     const ws = workspace();
     await preCompact(ws);
-    const compact = await inHook(ws, "SessionStart", { source: "compact" }, (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 }));
+    const compact = await inHook(
+      ws,
+      "SessionStart",
+      { source: "compact" },
+      (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 }),
+    );
     assert.match(compact!, /^<compaction-alert>/);
     assert.match((await prompt(ws, { transcript_path: transcript(ws, 1000) }))!, /^<compaction-reminder /);
     cliAck(["--project", ws], { out: () => {}, err: () => {} });
-    assert.equal(await inHook(ws, "SessionStart", { source: "startup", session_id: "n" }, (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 })), null);
-    assert.equal(await inHook(ws, "SessionStart", { source: "resume" }, (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 })), null);
+    assert.equal(
+      await inHook(
+        ws,
+        "SessionStart",
+        { source: "startup", session_id: "n" },
+        (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 }),
+      ),
+      null,
+    );
+    assert.equal(
+      await inHook(
+        ws,
+        "SessionStart",
+        { source: "resume" },
+        (ctx) => orchestrationSessionStart(ctx, { maxChars: 9500 }),
+      ),
+      null,
+    );
   });
 });
 
 describe("orchestrationPostToolUse()", () => {
   const edit = (ws: string, input: Record<string, unknown>, response: Record<string, unknown> = {}) =>
-    inHook(ws, "PostToolUse", { tool_name: "Edit", tool_input: input, tool_response: response, tool_use_id: "t" }, orchestrationPostToolUse);
+    inHook(
+      ws,
+      "PostToolUse",
+      { tool_name: "Edit", tool_input: input, tool_response: response, tool_use_id: "t" },
+      orchestrationPostToolUse,
+    );
 
   test("stays quiet when the resumption section is current or the file is not a run's", async () => {
     const ws = workspace();
     const path = join(ws, RUN1);
     assert.equal(await edit(ws, { file_path: path, old_string: "x", new_string: "updated_at" }), null);
     assert.equal(await edit(ws, { file_path: join(ws, "README.md"), old_string: "a", new_string: "b" }), null);
-    assert.equal(await inHook(ws, "PostToolUse", { tool_name: "Read", tool_input: { file_path: path }, tool_response: {}, tool_use_id: "t" }, orchestrationPostToolUse), null);
+    assert.equal(
+      await inHook(ws, "PostToolUse", {
+        tool_name: "Read",
+        tool_input: { file_path: path },
+        tool_response: {},
+        tool_use_id: "t",
+      }, orchestrationPostToolUse),
+      null,
+    );
   });
 
   test("warns when a write changed the run but not resumption.updated_at, naming the fields", async () => {
     const ws = workspace();
     const path = join(ws, RUN1);
     const before = readFileSync(path, "utf8");
-    writeFileSync(path, before.replace("    current_iteration: 1\n", "    current_iteration: 2\n").replace("      - 0.960\n", "      - 0.960\n      - 0.940\n"));
+    writeFileSync(
+      path,
+      before.replace("    current_iteration: 1\n", "    current_iteration: 2\n").replace(
+        "      - 0.960\n",
+        "      - 0.960\n      - 0.940\n",
+      ),
+    );
     const text = await edit(ws, { file_path: path, old_string: "a", new_string: "b" }, { originalFile: before });
     assert.ok(text);
-    assert.match(text, /^<resumption-stale file="projects\/PROJ-001-oss-release\/ORCHESTRATION\.yaml">The resumption section of .* is STALE: /);
+    assert.match(
+      text,
+      /^<resumption-stale file="projects\/PROJ-001-oss-release\/ORCHESTRATION\.yaml">The resumption section of .* is STALE: /,
+    );
     assert.match(text, /qg-2 has 2 scores but the trajectory 1/);
     assert.match(text, /this write changed quality_gates but not resumption\.updated_at/);
     assert.match(text, /Update .*resumption\.quality_trajectory\.score_history.*resumption\.updated_at/);
@@ -304,8 +431,15 @@ describe("orchestrationPostToolUse()", () => {
   test("warns when updated_at is older than the current phase's start, rebuilding the old text from the edit", async () => {
     const ws = workspace();
     const path = join(ws, RUN1);
-    writeFileSync(path, readFileSync(path, "utf8").replace('updated_at: "2026-02-19T14:05:31Z"', 'updated_at: "2026-02-17T10:00:00Z"'));
-    const text = await edit(ws, { file_path: "projects/PROJ-001-oss-release/ORCHESTRATION.yaml", old_string: "Release Verification", new_string: "Release Checks" });
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8").replace('updated_at: "2026-02-19T14:05:31Z"', 'updated_at: "2026-02-17T10:00:00Z"'),
+    );
+    const text = await edit(ws, {
+      file_path: "projects/PROJ-001-oss-release/ORCHESTRATION.yaml",
+      old_string: "Release Verification",
+      new_string: "Release Checks",
+    });
     assert.match(text!, /updated_at is older than the start of phase 2/);
   });
 
@@ -313,7 +447,10 @@ describe("orchestrationPostToolUse()", () => {
     const ws = workspace();
     const path = join(ws, RUN1);
     writeFileSync(path, "resumption:\n  next_step: [unclosed\n");
-    assert.match((await edit(ws, { file_path: path, old_string: "a", new_string: "b" }))!, /no longer parses as the hooks read it/);
+    assert.match(
+      (await edit(ws, { file_path: path, old_string: "a", new_string: "b" }))!,
+      /no longer parses as the hooks read it/,
+    );
   });
 });
 

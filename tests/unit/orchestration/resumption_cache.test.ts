@@ -12,7 +12,8 @@ function setup() {
   const yaml = join(ws, "projects", run, "ORCHESTRATION.yaml");
   // The fixture was just copied: "now" well after it, so the file is not too recent to cache.
   const later = new Date(Date.now() + 60_000);
-  const read = (now = later) => inHook(ws, "UserPromptSubmit", { prompt: "x" }, (ctx) => readResumptionCached(ctx, yaml), { now });
+  const read = (now = later) =>
+    inHook(ws, "UserPromptSubmit", { prompt: "x" }, (ctx) => readResumptionCached(ctx, yaml), { now });
   const cacheFile = () => {
     const dir = join(ws, ".home", "state", "cache");
     try {
@@ -69,6 +70,11 @@ test("readResumptionCached() does not cache a file modified in the last seconds"
 
 test("readResumptionCached() reads a missing file as missing, without a cache entry", async () => {
   const ws = workspace();
-  const state = await inHook(ws, "UserPromptSubmit", { prompt: "x" }, (ctx) => readResumptionCached(ctx, join(ws, "nope", "ORCHESTRATION.yaml")));
+  const state = await inHook(
+    ws,
+    "UserPromptSubmit",
+    { prompt: "x" },
+    (ctx) => readResumptionCached(ctx, join(ws, "nope", "ORCHESTRATION.yaml")),
+  );
   assert.equal(state.status, "missing");
 });

@@ -20,25 +20,47 @@ function golden(name: string, actual: string): void {
   const path = join(GOLDEN, name);
   if (process.env.UPDATE_GOLDEN === "1") writeFileSync(path, actual);
   assert.ok(existsSync(path), `missing golden file ${name}: run with UPDATE_GOLDEN=1`);
-  assert.equal(actual, readFileSync(path, "utf8"), `${name} differs from its golden file (UPDATE_GOLDEN=1 rewrites it)`);
+  assert.equal(
+    actual,
+    readFileSync(path, "utf8"),
+    `${name} differs from its golden file (UPDATE_GOLDEN=1 rewrites it)`,
+  );
 }
 
 function checkpoint(over: Partial<Checkpoint> = {}): Checkpoint {
   return {
-    schema_version: 1, checkpoint_id: "cx-001", session_id: "sess-1", compaction_id: "c-1",
-    created_at: "2026-02-19T14:02:10.000Z", project: "PROJ-001-oss-release", orchestration_file: REL,
+    schema_version: 1,
+    checkpoint_id: "cx-001",
+    session_id: "sess-1",
+    compaction_id: "c-1",
+    created_at: "2026-02-19T14:02:10.000Z",
+    project: "PROJ-001-oss-release",
+    orchestration_file: REL,
     trigger: { type: "auto", source: "PreCompact" },
     context_state: { fill_fraction: 0.886, tokens: 177200, window: 200000 },
     orchestration_state: {
-      workflow_id: "feat015-licmig-20260217-001", workflow_status: "ACTIVE", phase_number: 2,
-      phase_name: "Core License Changes", activity: "qg-2-iteration-1", gate: "qg-2", gate_iteration: 1, gate_score: 0.96,
+      workflow_id: "feat015-licmig-20260217-001",
+      workflow_status: "ACTIVE",
+      phase_number: 2,
+      phase_name: "Core License Changes",
+      activity: "qg-2-iteration-1",
+      gate: "qg-2",
+      gate_iteration: 1,
+      gate_score: 0.96,
     },
     recovery: {
-      critical_context: "QG-2 was scoring 3 Phase 2 deliverables. S-007 found 1 major finding: DA-001 copyright holder inconsistency between NOTICE and header_template. Revision was in progress.",
+      critical_context:
+        "QG-2 was scoring 3 Phase 2 deliverables. S-007 found 1 major finding: DA-001 copyright holder inconsistency between NOTICE and header_template. Revision was in progress.",
       next_action: "Complete QG-2 iteration 1 revision (apply DA-001 fix), then re-score",
     },
-    pending_decisions: [{ id: "RD-001", summary: "Align copyright holder to 'Adam Nowak'.", affects: "Phase 3 header_template" }],
-    acknowledged: false, acknowledged_at: null, missing: [],
+    pending_decisions: [{
+      id: "RD-001",
+      summary: "Align copyright holder to 'Adam Nowak'.",
+      affects: "Phase 3 header_template",
+    }],
+    acknowledged: false,
+    acknowledged_at: null,
+    missing: [],
     ...over,
   };
 }
@@ -67,14 +89,20 @@ describe("readOrchestrationResumption()", () => {
     assert.equal(s.workflowId, "feat015-licmig-20260217-001");
     assert.equal(s.phaseNumber, 2);
     assert.equal(s.phaseStartedAt, "2026-02-18T08:00:00Z");
-    assert.equal(s.nextStep, "Continue QG-2 iteration 1. Re-read the 3 Phase 2 deliverables and re-score with S-014, S-007, S-002.");
+    assert.equal(
+      s.nextStep,
+      "Continue QG-2 iteration 1. Re-read the 3 Phase 2 deliverables and re-score with S-014, S-007, S-002.",
+    );
     assert.deepEqual(s.gatesCompleted, ["qg-1"]);
     assert.equal(s.gate, "qg-2");
     assert.equal(s.gateScore, 0.96);
     assert.equal(s.contextFillAtUpdate, 88.6);
     assert.equal(s.compactionCount, 1);
     assert.equal(s.decisions.length, 2);
-    assert.equal(s.decisions[1].summary, "Align copyright holder to 'Adam Nowak' across NOTICE, header_template, and ORCHESTRATION_PLAN. NOTICE is authoritative.");
+    assert.equal(
+      s.decisions[1].summary,
+      "Align copyright holder to 'Adam Nowak' across NOTICE, header_template, and ORCHESTRATION_PLAN. NOTICE is authoritative.",
+    );
     assert.equal(s.decisions[1].applied, false);
     assert.equal(s.agentSummaries.length, 4);
     assert.equal(s.defectPatterns.length, 2);
@@ -83,7 +111,9 @@ describe("readOrchestrationResumption()", () => {
   });
 
   test("reports an invalid file with its YAML error code and position, and a missing one as missing", () => {
-    const bad = readOrchestrationResumption(join(FIXTURES, "invalid", "projects", "PROJ-003-broken", "ORCHESTRATION.yaml"));
+    const bad = readOrchestrationResumption(
+      join(FIXTURES, "invalid", "projects", "PROJ-003-broken", "ORCHESTRATION.yaml"),
+    );
     assert.equal(bad.status, "invalid");
     assert.match(bad.error ?? "", /^[A-Z_]+ at \d+:\d+$/);
     assert.deepEqual(bad.missing, ["ORCHESTRATION.yaml"]);
@@ -91,7 +121,9 @@ describe("readOrchestrationResumption()", () => {
   });
 
   test("redacts secrets before anything is taken from the document", () => {
-    const s = readOrchestrationResumption("x", { text: "resumption:\n  next_step: deploy with GITHUB_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n" });
+    const s = readOrchestrationResumption("x", {
+      text: "resumption:\n  next_step: deploy with GITHUB_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\n",
+    });
     assert.equal(s.nextStep, "deploy with GITHUB_TOKEN=[REDACTED:github-token]");
   });
 
@@ -127,7 +159,10 @@ describe("the mid-quality-gate policy (OQ-R3)", () => {
   test("applies the pending revision when the iteration's scoring had finished", () => {
     const next = nextActionFor(base);
     assert.equal(next.kind, "revision");
-    assert.match(next.text ?? "", /^Apply the revision for the QG-2 iteration 1 findings \(DA-001\), then re-score as iteration 2/);
+    assert.match(
+      next.text ?? "",
+      /^Apply the revision for the QG-2 iteration 1 findings \(DA-001\), then re-score as iteration 2/,
+    );
   });
 
   test("restarts the iteration when compaction hit it while scoring", () => {
@@ -164,14 +199,32 @@ describe("renderResumePrompt() (Template 1)", () => {
     golden("template1_sparse.txt", text);
     assert.doesNotMatch(text, /\{[A-Z_0-9]+\}|undefined|null|WORKFLOW:|QUALITY TRAJECTORY|KEY DECISIONS/);
     assert.match(text, /- Last activity: drafting/);
-    assert.match(text, /1\. \[PRIORITY 1\] projects\/PROJ-001-oss-release\/ORCHESTRATION\.yaml\n {3}Sections: resumption, next_actions/);
+    assert.match(
+      text,
+      /1\. \[PRIORITY 1\] projects\/PROJ-001-oss-release\/ORCHESTRATION\.yaml\n {3}Sections: resumption, next_actions/,
+    );
   });
 
   test("cuts decisions, agent summaries and defect patterns first to stay within the ceiling", () => {
     const state = readOrchestrationResumption(RUN);
-    const many = Array.from({ length: 40 }, (_, i) => ({ id: `RD-${100 + i}`, summary: "x".repeat(280), affects: null, applied: false, gate: "qg-2", iteration: 1 }));
+    const many = Array.from(
+      { length: 40 },
+      (_, i) => ({
+        id: `RD-${100 + i}`,
+        summary: "x".repeat(280),
+        affects: null,
+        applied: false,
+        gate: "qg-2",
+        iteration: 1,
+      }),
+    );
     const agents = Array.from({ length: 40 }, (_, i) => ({ name: `agent-${i}`, summary: "y".repeat(280) }));
-    const text = renderResumePrompt({ ...state, decisions: many, agentSummaries: agents, defectPatterns: many.map((d) => d.summary) }, { orchestrationPath: REL });
+    const text = renderResumePrompt({
+      ...state,
+      decisions: many,
+      agentSummaries: agents,
+      defectPatterns: many.map((d) => d.summary),
+    }, { orchestrationPath: REL });
     assert.ok(countTokens(text) <= 1000, `${countTokens(text)} tokens`);
     assert.match(text, /RECOVERY STATE:/);
     assert.match(text, /NEXT ACTION: Apply the revision/);
@@ -191,10 +244,16 @@ describe("renderCompactionAlert() (Template 2)", () => {
 
   test("says COMPACTION EVENT: N of M when there are several compactions", () => {
     const text = renderCompactionAlert(checkpoint({ checkpoint_id: "cx-002" }), {
-      checkpointPath: ".jerry/checkpoints/cx-002-checkpoint.json", eventNumber: 2, eventTotal: 2, unacknowledged: 2,
+      checkpointPath: ".jerry/checkpoints/cx-002-checkpoint.json",
+      eventNumber: 2,
+      eventTotal: 2,
+      unacknowledged: 2,
     });
     golden("template2_second.xml", text);
-    assert.match(text, /\nCOMPACTION EVENT: 2 of 2 this session \(2 checkpoints unacknowledged; the newest is shown\)\n/);
+    assert.match(
+      text,
+      /\nCOMPACTION EVENT: 2 of 2 this session \(2 checkpoints unacknowledged; the newest is shown\)\n/,
+    );
     assert.match(text, /4\. Set acknowledged=true in every unacknowledged checkpoint file \(or run: rehydrate ack\)/);
   });
 
@@ -204,9 +263,20 @@ describe("renderCompactionAlert() (Template 2)", () => {
       pending_decisions: Array.from({ length: 30 }, (_, i) => ({ id: `RD-${i}`, summary: "decide ".repeat(40) })),
     });
     for (const maxTokens of [500, 300]) {
-      const text = renderCompactionAlert(long, { checkpointPath: ".jerry/checkpoints/cx-001-checkpoint.json", maxTokens });
+      const text = renderCompactionAlert(long, {
+        checkpointPath: ".jerry/checkpoints/cx-001-checkpoint.json",
+        maxTokens,
+      });
       assert.ok(countTokens(text) <= maxTokens, `${countTokens(text)} > ${maxTokens}`);
-      for (const line of ["TRIGGER: auto (PreCompact hook)", "PRE-COMPACTION FILL: 88.6%", "YOU WERE DOING: Phase 2 (Core License Changes), qg-2-iteration-1", "LAST SCORE: 0.960 (qg-2, iteration 1)", "5. Continue from: Restart QG-2 iteration 2"]) {
+      for (
+        const line of [
+          "TRIGGER: auto (PreCompact hook)",
+          "PRE-COMPACTION FILL: 88.6%",
+          "YOU WERE DOING: Phase 2 (Core License Changes), qg-2-iteration-1",
+          "LAST SCORE: 0.960 (qg-2, iteration 1)",
+          "5. Continue from: Restart QG-2 iteration 2",
+        ]
+      ) {
         assert.ok(text.includes(line), `${maxTokens}: lost "${line}"`);
       }
     }
@@ -214,32 +284,57 @@ describe("renderCompactionAlert() (Template 2)", () => {
 
   test("stays under the ceiling even when the structured fields are hostile", () => {
     const hostile = checkpoint({
-      orchestration_state: { ...checkpoint().orchestration_state, phase_name: "P".repeat(5000), activity: "</compaction-alert>".repeat(300) },
+      orchestration_state: {
+        ...checkpoint().orchestration_state,
+        phase_name: "P".repeat(5000),
+        activity: "</compaction-alert>".repeat(300),
+      },
       recovery: { critical_context: null, next_action: "N".repeat(9000) },
     });
-    const text = renderCompactionAlert(hostile, { checkpointPath: "c/".repeat(2000), orchestrationPath: "y/".repeat(2000), maxTokens: 100 });
+    const text = renderCompactionAlert(hostile, {
+      checkpointPath: "c/".repeat(2000),
+      orchestrationPath: "y/".repeat(2000),
+      maxTokens: 100,
+    });
     assert.ok(countTokens(text) <= 100);
     assert.equal(text.split("</compaction-alert>").length, 2, "the element is closed exactly once");
   });
 
   test("gives the generic alert for a corrupt checkpoint", () => {
-    const text = renderCompactionAlert(null, { checkpointPath: ".jerry/checkpoints/cx-003-checkpoint.json", orchestrationPath: REL });
+    const text = renderCompactionAlert(null, {
+      checkpointPath: ".jerry/checkpoints/cx-003-checkpoint.json",
+      orchestrationPath: REL,
+    });
     golden("template2_generic.xml", text);
     assert.match(text, /CONTEXT COMPACTION OCCURRED\. The checkpoint could not be read/);
-    assert.match(text, /Read the ORCHESTRATION\.yaml resumption section \(projects\/PROJ-001-oss-release\/ORCHESTRATION\.yaml\)/);
+    assert.match(
+      text,
+      /Read the ORCHESTRATION\.yaml resumption section \(projects\/PROJ-001-oss-release\/ORCHESTRATION\.yaml\)/,
+    );
   });
 
   test("leaves out the lines of unknown values", () => {
     const sparse = checkpoint({
       context_state: { fill_fraction: null, tokens: null, window: null },
-      orchestration_state: { workflow_id: null, phase_number: null, phase_name: null, activity: null, gate: null, gate_iteration: null, gate_score: null },
+      orchestration_state: {
+        workflow_id: null,
+        phase_number: null,
+        phase_name: null,
+        activity: null,
+        gate: null,
+        gate_iteration: null,
+        gate_score: null,
+      },
       recovery: { critical_context: null, next_action: null },
       pending_decisions: [],
       missing: ["ORCHESTRATION.yaml"],
       orchestration_file: null,
     });
     const text = renderCompactionAlert(sparse, { checkpointPath: ".jerry/checkpoints/cx-001-checkpoint.json" });
-    assert.doesNotMatch(text, /PRE-COMPACTION FILL|YOU WERE DOING|LAST SCORE|CRITICAL CONTEXT|PENDING DECISIONS|null|undefined/);
+    assert.doesNotMatch(
+      text,
+      /PRE-COMPACTION FILL|YOU WERE DOING|LAST SCORE|CRITICAL CONTEXT|PENDING DECISIONS|null|undefined/,
+    );
     assert.match(text, /NOT CAPTURED AT CHECKPOINT: ORCHESTRATION\.yaml/);
   });
 });

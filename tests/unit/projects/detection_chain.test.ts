@@ -20,8 +20,18 @@ function projects(ids: string[]): string {
   return root;
 }
 
-function previous(id: string | null, confidence: PrecompactState["confidence"], switched: string | null = null): PrecompactState {
-  return { active_project_id: id, confidence, detection_method: "transcript", timestamp: "2026-11-21T10:00:00.000Z", switched_to_skill: switched };
+function previous(
+  id: string | null,
+  confidence: PrecompactState["confidence"],
+  switched: string | null = null,
+): PrecompactState {
+  return {
+    active_project_id: id,
+    confidence,
+    detection_method: "transcript",
+    timestamp: "2026-11-21T10:00:00.000Z",
+    switched_to_skill: switched,
+  };
 }
 
 function touch(path: string, seconds: number): void {
@@ -68,7 +78,13 @@ describe("chooseProject()", () => {
 
   test("chooseProject() ignores a previous state whose project folder is gone", () => {
     const root = projects(["02-b"]);
-    const chosen = chooseProject({ transcript: null, transcriptRead: true, previous: previous("01-a", "high"), projectsPath: root, manifestNames: MANIFESTS });
+    const chosen = chooseProject({
+      transcript: null,
+      transcriptRead: true,
+      previous: previous("01-a", "high"),
+      projectsPath: root,
+      manifestNames: MANIFESTS,
+    });
     assert.deepEqual(chosen, { id: null, confidence: "none", method: "transcript", switchedToSkill: null });
   });
 
@@ -76,8 +92,17 @@ describe("chooseProject()", () => {
     const root = projects(["01-a", "02-b", "03-c"]);
     touch(join(root, "02-b", "01-planning", "resume-context.md"), 60);
     const input = { transcript: null, previous: previous(null, "none"), projectsPath: root, manifestNames: MANIFESTS };
-    assert.deepEqual(chooseProject({ ...input, transcriptRead: false }), { id: "02-b", confidence: "low", method: "fallback", switchedToSkill: null });
-    assert.equal(chooseProject({ ...input, transcriptRead: true }).id, null, "a read transcript that names nothing is believed");
+    assert.deepEqual(chooseProject({ ...input, transcriptRead: false }), {
+      id: "02-b",
+      confidence: "low",
+      method: "fallback",
+      switchedToSkill: null,
+    });
+    assert.equal(
+      chooseProject({ ...input, transcriptRead: true }).id,
+      null,
+      "a read transcript that names nothing is believed",
+    );
   });
 
   test("chooseProject() does not count a manifest that is a link", () => {
@@ -88,7 +113,13 @@ describe("chooseProject()", () => {
     // 02-b's only manifest is a link to the newest file: it must not make 02-b the newest.
     rmSync(join(root, "02-b", "01-planning", "resume-context.md"));
     symlinkSync(real, join(root, "02-b", "_resume.md"));
-    const chosen = chooseProject({ transcript: null, transcriptRead: false, previous: null, projectsPath: root, manifestNames: MANIFESTS });
+    const chosen = chooseProject({
+      transcript: null,
+      transcriptRead: false,
+      previous: null,
+      projectsPath: root,
+      manifestNames: MANIFESTS,
+    });
     assert.equal(chosen.id, "01-a");
   });
 });

@@ -74,7 +74,9 @@ describe("readManifest()", () => {
       cpSync(join(PROJECTS, "02-api-migration"), join(dir, "07-renamed"), { recursive: true });
       const m = readManifest(join(dir, "07-renamed"));
       assert.ok(m.ok);
-      if (m.ok) assert.deepEqual(m.warnings.map((w) => [w.field, w.code, w.line]), [["project_id", "project_id_mismatch", 4]]);
+      if (m.ok) {
+        assert.deepEqual(m.warnings.map((w) => [w.field, w.code, w.line]), [["project_id", "project_id_mismatch", 4]]);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

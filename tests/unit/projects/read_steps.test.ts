@@ -42,13 +42,16 @@ describe("readSteps()", () => {
   });
 
   test("readSteps() ends Phase 1 at the next heading of its level and skips fenced code", () => {
-    withSteps("# Steps\r\n\r\n## Phase 1 - Planning\r\n- [x] A\r\n### Details\r\n* [X] B\r\n```\r\n- [ ] not a task\r\n```\r\n## Phase 2\r\n1. [ ] C\r\n- [ ] D\r\n", (dir) => {
-      const s = readSteps(dir)!;
-      assert.equal(s.phase, "execution");
-      assert.equal(s.currentTask, "C");
-      assert.equal(s.currentTaskLine, 11);
-      assert.deepEqual([s.checked, s.total], [2, 4]);
-    });
+    withSteps(
+      "# Steps\r\n\r\n## Phase 1 - Planning\r\n- [x] A\r\n### Details\r\n* [X] B\r\n```\r\n- [ ] not a task\r\n```\r\n## Phase 2\r\n1. [ ] C\r\n- [ ] D\r\n",
+      (dir) => {
+        const s = readSteps(dir)!;
+        assert.equal(s.phase, "execution");
+        assert.equal(s.currentTask, "C");
+        assert.equal(s.currentTaskLine, 11);
+        assert.deepEqual([s.checked, s.total], [2, 4]);
+      },
+    );
   });
 
   test("readSteps() gives a null phase without a Phase 1 heading and null without a steps file", () => {

@@ -44,7 +44,9 @@ function setup(): Env {
   const dir = mkdtempSync(join(tmpdir(), "rehydrate-scache-"));
   const ws = join(dir, "ws");
   cpSync(WORKSPACE, ws, { recursive: true });
-  for (const id of ["04-broken-frontmatter", "06-escape-attempt", "08-no-manifest"]) cpSync(join(EXTRA, id), join(ws, "02-projects", id), { recursive: true });
+  for (const id of ["04-broken-frontmatter", "06-escape-attempt", "08-no-manifest"]) {
+    cpSync(join(EXTRA, id), join(ws, "02-projects", id), { recursive: true });
+  }
   const state = join(dir, "state");
   mkdirSync(state, { mode: 0o700 });
   return { dir, ws, root: join(ws, "02-projects"), state };
@@ -53,7 +55,11 @@ function setup(): Env {
 /** What the startup menu gets without any cache (names and tasks redacted, as they are shown). */
 function fresh(env: Env): unknown {
   const l = listProjects(env.root, { manifestNames: P.manifestNames, stepsNames: P.stepsNames });
-  const active = l.active.map((p) => ({ ...p, name: redact(p.name), currentTask: p.currentTask === null ? null : redact(p.currentTask) }));
+  const active = l.active.map((p) => ({
+    ...p,
+    name: redact(p.name),
+    currentTask: p.currentTask === null ? null : redact(p.currentTask),
+  }));
   return { projects: { active, total: l.total }, skills: scanSkills(env.ws, { roots: P.skillsGlobRoots }) };
 }
 
@@ -108,7 +114,10 @@ describe("startup cache", () => {
   test("an edited manifest is read again", () => {
     withWarmCache((env) => {
       const path = join(env.root, "01-website-redesign", MANIFEST);
-      writeFileSync(path, readFileSync(path, "utf8").replace(/project_name: .*/, 'project_name: "Renamed Website Project"'));
+      writeFileSync(
+        path,
+        readFileSync(path, "utf8").replace(/project_name: .*/, 'project_name: "Renamed Website Project"'),
+      );
       const r = cached(env);
       assert.equal(r.changed, true);
       assert.equal(names(r.value)["01-website-redesign"], "Renamed Website Project");
@@ -144,7 +153,10 @@ describe("startup cache", () => {
   test("a legacy-named manifest added before the one in use is not hidden by the cache", () => {
     withWarmCache((env) => {
       // 08-no-manifest has neither name; the second candidate appears.
-      writeFileSync(join(env.root, "08-no-manifest", "01-planning", "_resume.md"), '---\nproject_name: "Legacy Named"\n---\n');
+      writeFileSync(
+        join(env.root, "08-no-manifest", "01-planning", "_resume.md"),
+        '---\nproject_name: "Legacy Named"\n---\n',
+      );
       const r = cached(env);
       assert.equal(names(r.value)["08-no-manifest"], "Legacy Named");
       assert.deepEqual(r.value, fresh(env));
@@ -208,13 +220,25 @@ describe("startup cache", () => {
   test("added, edited and removed skills are seen", () => {
     withWarmCache((env) => {
       mkdirSync(join(env.ws, "03-skills", "new-skill"));
-      writeFileSync(join(env.ws, "03-skills", "new-skill", "SKILL.md"), "---\nname: new-skill\ndescription: Added later\n---\n");
+      writeFileSync(
+        join(env.ws, "03-skills", "new-skill", "SKILL.md"),
+        "---\nname: new-skill\ndescription: Added later\n---\n",
+      );
       let r = cached(env);
-      assert.ok((r.value as { skills: { skills: { name: string }[] } }).skills.skills.some((s) => s.name === "new-skill"));
+      assert.ok(
+        (r.value as { skills: { skills: { name: string }[] } }).skills.skills.some((s) => s.name === "new-skill"),
+      );
       assert.deepEqual(r.value, fresh(env));
-      writeFileSync(join(env.ws, "03-skills", "new-skill", "SKILL.md"), "---\nname: new-skill\ndescription: Edited description\n---\n");
+      writeFileSync(
+        join(env.ws, "03-skills", "new-skill", "SKILL.md"),
+        "---\nname: new-skill\ndescription: Edited description\n---\n",
+      );
       r = cached(env);
-      assert.ok((r.value as { skills: { skills: { description: string }[] } }).skills.skills.some((s) => s.description === "Edited description"));
+      assert.ok(
+        (r.value as { skills: { skills: { description: string }[] } }).skills.skills.some((s) =>
+          s.description === "Edited description"
+        ),
+      );
       assert.deepEqual(r.value, fresh(env));
       rmSync(join(env.ws, "03-skills", "new-skill"), { recursive: true });
       assert.deepEqual(cached(env).value, fresh(env));
@@ -226,7 +250,11 @@ describe("startup cache", () => {
       renameSync(join(env.ws, "03-skills"), join(env.dir, "moved-skills"));
       symlinkSync(join(env.dir, "moved-skills"), join(env.ws, "03-skills"));
       const r = cached(env);
-      assert.ok(!(r.value as { skills: { skills: { path: string }[] } }).skills.skills.some((s) => s.path.startsWith("03-skills/")));
+      assert.ok(
+        !(r.value as { skills: { skills: { path: string }[] } }).skills.skills.some((s) =>
+          s.path.startsWith("03-skills/")
+        ),
+      );
       assert.deepEqual(r.value, fresh(env));
     });
   });
@@ -280,10 +308,19 @@ describe("startup cache", () => {
     raw.transcript_path = join(env.dir, "t.jsonl");
     const run = async (): Promise<string> => {
       let text = "";
-      await handleHook("SessionStart", (ctx: HookContext<"SessionStart">) => {
-        text = projectSessionStart(ctx)?.additionalContext ?? "";
-        return null;
-      }, JSON.stringify(raw), { env: { REHYDRATE_STATE_DIR: env.state, CLAUDE_PROJECT_DIR: env.ws, HOME: home }, homeDir: home, now: new Date("2026-11-21T10:00:00.000Z") });
+      await handleHook(
+        "SessionStart",
+        (ctx: HookContext<"SessionStart">) => {
+          text = projectSessionStart(ctx)?.additionalContext ?? "";
+          return null;
+        },
+        JSON.stringify(raw),
+        {
+          env: { REHYDRATE_STATE_DIR: env.state, CLAUDE_PROJECT_DIR: env.ws, HOME: home },
+          homeDir: home,
+          now: new Date("2026-11-21T10:00:00.000Z"),
+        },
+      );
       return text;
     };
     const uncached = async (): Promise<string> => {

@@ -36,10 +36,30 @@ describe("redact() on the secrets corpus", () => {
     assert.ok(secrets.length >= 30, `${secrets.length} secrets`);
     const kinds = new Set(secrets.map(([kind]) => kind));
     const expected: RedactionKind[] = [
-      "private-key", "anthropic-key", "openai-key", "google-api-key", "google-oauth-secret", "github-token",
-      "slack-token", "slack-webhook", "stripe-key", "npm-token", "aws-access-key-id", "aws-secret-key", "jwt",
-      "url-password", "bearer-token", "basic-auth", "password", "secret", "gitlab-token", "huggingface-token",
-      "digitalocean-token", "sendgrid-key", "google-oauth-token", "azure-storage-key",
+      "private-key",
+      "anthropic-key",
+      "openai-key",
+      "google-api-key",
+      "google-oauth-secret",
+      "github-token",
+      "slack-token",
+      "slack-webhook",
+      "stripe-key",
+      "npm-token",
+      "aws-access-key-id",
+      "aws-secret-key",
+      "jwt",
+      "url-password",
+      "bearer-token",
+      "basic-auth",
+      "password",
+      "secret",
+      "gitlab-token",
+      "huggingface-token",
+      "digitalocean-token",
+      "sendgrid-key",
+      "google-oauth-token",
+      "azure-storage-key",
     ];
     assert.deepEqual([...kinds].sort(), [...expected].sort());
   });
@@ -52,7 +72,9 @@ describe("redact() on the secrets corpus", () => {
         assert.ok(!out.includes(secret), `secret still present in ${JSON.stringify(out)}`);
         // Long secrets must not survive in part either (a private key's body lines, a token's tail).
         for (const line of secret.split("\n")) {
-          if (line.length >= 12 && !line.startsWith("-----")) assert.ok(!out.includes(line), `line of secret left: ${line}`);
+          if (line.length >= 12 && !line.startsWith("-----")) {
+            assert.ok(!out.includes(line), `line of secret left: ${line}`);
+          }
         }
         assert.equal(out, template.replace("{secret}", `[REDACTED:${kind}]`));
       }
@@ -61,7 +83,9 @@ describe("redact() on the secrets corpus", () => {
 
   test("redact() reports each redaction's kind to onRedact", () => {
     const kinds: RedactionKind[] = [];
-    const text = secrets.map(([, secret, context]) => (context ?? "{secret}").replace("{secret}", () => secret)).join("\n");
+    const text = secrets.map(([, secret, context]) => (context ?? "{secret}").replace("{secret}", () => secret)).join(
+      "\n",
+    );
     const out = redact(text, { onRedact: (kind) => kinds.push(kind) });
     assert.deepEqual(kinds.sort(), secrets.map(([kind]) => kind).sort());
     assert.deepEqual([...out.matchAll(REDACTED)].map((m) => m[1]).sort(), secrets.map(([kind]) => kind).sort());
@@ -98,7 +122,8 @@ describe("redact() details", () => {
 
   test("redact() removes a private key written with JSON-escaped newlines in a service account file", () => {
     const body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj";
-    const json = `{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n${body}\\n-----END PRIVATE KEY-----\\n", "client_email": "x@y.iam.gserviceaccount.com"}`;
+    const json =
+      `{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n${body}\\n-----END PRIVATE KEY-----\\n", "client_email": "x@y.iam.gserviceaccount.com"}`;
     assert.equal(
       redact(json),
       '{"type": "service_account", "private_key": "[REDACTED:private-key]\\n", "client_email": "x@y.iam.gserviceaccount.com"}',
@@ -106,7 +131,8 @@ describe("redact() details", () => {
   });
 
   test("redact() removes the body of a private key block that has no END line", () => {
-    const text = "key follows\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAABAAAAMwAAAAtzc2gtZW\n";
+    const text =
+      "key follows\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAABAAAAMwAAAAtzc2gtZW\n";
     assert.equal(redact(text), "key follows\n[REDACTED:private-key]");
   });
 
@@ -128,7 +154,10 @@ describe("redact() details", () => {
 
   test("redact() handles several secrets of different kinds on one line", () => {
     const line = "ANTHROPIC_API_KEY=sk-ant-api03-" + "a1B2".repeat(10) + " AWS=AKIAIOSFODNN7EXAMPLE password=hunter2";
-    assert.equal(redact(line), "ANTHROPIC_API_KEY=[REDACTED:anthropic-key] AWS=[REDACTED:aws-access-key-id] password=[REDACTED:password]");
+    assert.equal(
+      redact(line),
+      "ANTHROPIC_API_KEY=[REDACTED:anthropic-key] AWS=[REDACTED:aws-access-key-id] password=[REDACTED:password]",
+    );
   });
 
   test("redact() returns text without secrets unchanged", () => {
@@ -185,10 +214,57 @@ describe("redact()'s one-regex prefilter", () => {
     }
     // Random text built from fragments of every hint, in random case, with noise between.
     const rng = mulberry32(20261121);
-    const parts = ["PRIVATE KEY", "sk-ant-", "sk-", "hooks.slack.com", "://", "rk_live_", "sk_test_", "whsec_", "npm_", "AIza", "GOCSPX-",
-      "ghp_", "github_pat_", "xoxb-", "xapp-", "AKIA", "ASIA", "secret_access_key", "aws_secret", "eyJ", "Authorization", "Bearer ",
-      "password", "pwd", "token", "auth", "credential", "key", "cookie", "session", "signature", "dsn", "=", ": ", "x", "9", " ", "/",
-      "glpat-", "hf_", "dop_v1_", "SG.", "ya29.", "AccountKey=", "curl -u ", "mysql -p", "--password ", "_authToken ", "-"];
+    const parts = [
+      "PRIVATE KEY",
+      "sk-ant-",
+      "sk-",
+      "hooks.slack.com",
+      "://",
+      "rk_live_",
+      "sk_test_",
+      "whsec_",
+      "npm_",
+      "AIza",
+      "GOCSPX-",
+      "ghp_",
+      "github_pat_",
+      "xoxb-",
+      "xapp-",
+      "AKIA",
+      "ASIA",
+      "secret_access_key",
+      "aws_secret",
+      "eyJ",
+      "Authorization",
+      "Bearer ",
+      "password",
+      "pwd",
+      "token",
+      "auth",
+      "credential",
+      "key",
+      "cookie",
+      "session",
+      "signature",
+      "dsn",
+      "=",
+      ": ",
+      "x",
+      "9",
+      " ",
+      "/",
+      "glpat-",
+      "hf_",
+      "dop_v1_",
+      "SG.",
+      "ya29.",
+      "AccountKey=",
+      "curl -u ",
+      "mysql -p",
+      "--password ",
+      "_authToken ",
+      "-",
+    ];
     const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@ ";
     for (let i = 0; i < 3000; i++) {
       let t = "";
@@ -196,6 +272,7 @@ describe("redact()'s one-regex prefilter", () => {
       for (let k = 0; k < n; k++) {
         let p = parts[Math.floor(rng() * parts.length)];
         if (rng() < 0.3) p = p.toLowerCase();
+        // deno-lint-ignore no-dupe-else-if -- a second draw of the generator, not the same condition
         else if (rng() < 0.3) p = p.toUpperCase();
         t += p;
         for (let c = Math.floor(rng() * 25); c > 0; c--) t += chars[Math.floor(rng() * chars.length)];
@@ -263,7 +340,14 @@ describe("redactValue()", () => {
       headers: { Authorization: "Bearer [REDACTED:bearer-token]" },
     });
     assert.deepEqual(input, snapshot, "the input is not modified");
-    assert.deepEqual(kinds.sort(), ["aws-access-key-id", "bearer-token", "github-token", "password", "secret", "slack-webhook"]);
+    assert.deepEqual(kinds.sort(), [
+      "aws-access-key-id",
+      "bearer-token",
+      "github-token",
+      "password",
+      "secret",
+      "slack-webhook",
+    ]);
   });
 
   test("redactValue() redacts object keys, keeps a __proto__ key as data and breaks cycles", () => {

@@ -19,11 +19,17 @@ const RATE = join(PROJECT, "docs", "handler-dispatches", "api-rate-limit.md");
 const STATE_FILE = join(PROJECT, "handler-state.md");
 
 const skillUse = (skill: string, sid = SID) =>
-  payload("PostToolUse-Read.json", { session_id: sid, tool_name: "Skill", tool_input: { skill }, tool_response: { success: true } });
+  payload("PostToolUse-Read.json", {
+    session_id: sid,
+    tool_name: "Skill",
+    tool_input: { skill },
+    tool_response: { success: true },
+  });
 const preCompact = (sid = SID) => payload("PreCompact-auto.json", { session_id: sid });
 const preToolUse = (sid = SID, patch: Record<string, unknown> = {}) =>
   payload("PreToolUse-Read.json", { session_id: sid, tool_name: "Bash", tool_input: { command: "ls" }, ...patch });
-const readOf = (file: string, sid = SID) => payload("PreToolUse-Read.json", { session_id: sid, tool_input: { file_path: file } });
+const readOf = (file: string, sid = SID) =>
+  payload("PreToolUse-Read.json", { session_id: sid, tool_input: { file_path: file } });
 const stop = (sid = SID, active = false) => payload("Stop.json", { session_id: sid, stop_hook_active: active });
 
 type Env = Record<string, string>;
@@ -33,7 +39,9 @@ const toolUse = (stdin: string, env: Env) => run("PreToolUse", rereadPreToolUse,
 const stopping = (stdin: string, env: Env) => run("Stop", rereadStop, stdin, env, { reply: asJson });
 
 function newAjv() {
-  const Ctor = ((Ajv2020 as unknown as { default?: unknown }).default ?? Ajv2020) as new (o: Record<string, unknown>) => {
+  const Ctor = ((Ajv2020 as unknown as { default?: unknown }).default ?? Ajv2020) as new (
+    o: Record<string, unknown>,
+  ) => {
     addFormat(name: string, f: (s: string) => boolean): unknown;
     compile(schema: unknown): ((data: unknown) => boolean) & { errors?: unknown };
   };
@@ -59,8 +67,14 @@ describe("handler chain", () => {
     assert.equal(reply.hookSpecificOutput.permissionDecision, "deny");
     const reason: string = reply.hookSpecificOutput.permissionDecisionReason;
     assert.ok(reason.includes(STATE_FILE), "the reason names the handler state file");
-    assert.ok(reason.includes(FIX_LOGIN) && reason.includes(QUEUE) && reason.includes(RATE), "and every active dispatch file");
-    assert.ok(!reason.includes("old-cleanup.md") && !reason.includes("notes.md"), "but no finished or status-less file");
+    assert.ok(
+      reason.includes(FIX_LOGIN) && reason.includes(QUEUE) && reason.includes(RATE),
+      "and every active dispatch file",
+    );
+    assert.ok(
+      !reason.includes("old-cleanup.md") && !reason.includes("notes.md"),
+      "but no finished or status-less file",
+    );
     assert.ok(reason.indexOf(STATE_FILE) < reason.indexOf(FIX_LOGIN), "state file first");
     assert.equal(first.outcome.exitCode, 0);
     assert.ok(!existsSync(join(state, "markers", `${SID}.json`)), "the marker is consumed");
@@ -111,13 +125,19 @@ describe("handler chain", () => {
       await postToolUse(skillUse("handler"), env);
       await compact(preCompact(), env);
     }
-    const deny = JSON.parse((await toolUse(preToolUse(), a.env)).outcome.stdout).hookSpecificOutput.permissionDecisionReason;
+    const deny =
+      JSON.parse((await toolUse(preToolUse(), a.env)).outcome.stdout).hookSpecificOutput.permissionDecisionReason;
     const block = JSON.parse((await stopping(stop(), b.env)).outcome.stdout).reason;
     assert.equal(deny, block);
   });
 
   test("a plugin-qualified skill name and a leading slash register too; another skill does not", async () => {
-    for (const [skill, handler] of [["tools:handler", true], ["/handler", true], ["handlers", false], ["review", false]] as const) {
+    for (
+      const [skill, handler] of [["tools:handler", true], ["/handler", true], ["handlers", false], [
+        "review",
+        false,
+      ]] as const
+    ) {
       const { env } = sandbox();
       await postToolUse(skillUse(skill), env);
       const role = await run("PostToolUse", sessionRole, skillUse(skill), env);
@@ -150,7 +170,11 @@ describe("handler chain", () => {
     assert.ok(existsSync(join(state, "compactions", `${SID}.json`)));
 
     const other = "0b7f6c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b";
-    const extra = { files: [join(project, "02-projects", "demo", "resume-context.md")], reason: "Active project: demo.", kind: "project" as const };
+    const extra = {
+      files: [join(project, "02-projects", "demo", "resume-context.md")],
+      reason: "Active project: demo.",
+      kind: "project" as const,
+    };
     writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: "auto" } }));
     await run("PreCompact", (ctx) => rereadPreCompact(ctx, extra), preCompact(other), env);
     assert.ok(!existsSync(join(state, "markers", `${other}.json`)), "auto does not enforce for a project session");
@@ -213,7 +237,10 @@ describe("worker chain", () => {
     writeFileSync(join(home, ".claude", "worker-dispatch-path"), "~/tickets/t.md\n");
     const viaFile = await run("PreToolUse", sessionRole, preToolUse(), env);
     assert.deepEqual(viaFile.value, { role: "worker", dispatchFile: join(home, "tickets", "t.md") });
-    const viaEnv = await run("PreToolUse", sessionRole, preToolUse(), { ...env, REHYDRATE_DISPATCH_FILE: "docs/handler-dispatches/fix-login.md" });
+    const viaEnv = await run("PreToolUse", sessionRole, preToolUse(), {
+      ...env,
+      REHYDRATE_DISPATCH_FILE: "docs/handler-dispatches/fix-login.md",
+    });
     assert.deepEqual(viaEnv.value, { role: "worker", dispatchFile: FIX_LOGIN });
   });
 
@@ -227,11 +254,17 @@ describe("worker chain", () => {
 
   test("dispatchSessionStart() points a worker to its dispatch file with the latest progress, and has a short form", async () => {
     const { env } = sandbox({ REHYDRATE_DISPATCH_FILE: FIX_LOGIN });
-    const full = (await run("SessionStart", (ctx) => dispatchSessionStart(ctx), payload("SessionStart-compact.json"), env)).value!;
+    const full =
+      (await run("SessionStart", (ctx) => dispatchSessionStart(ctx), payload("SessionStart-compact.json"), env)).value!;
     assert.ok(full.includes(FIX_LOGIN));
     assert.ok(full.includes("status in-progress"));
     assert.ok(full.includes("fix in place, test green"), "the latest progress entry is quoted");
-    const short = (await run("SessionStart", (ctx) => dispatchSessionStart(ctx, { short: true }), payload("SessionStart-compact.json"), env)).value!;
+    const short = (await run(
+      "SessionStart",
+      (ctx) => dispatchSessionStart(ctx, { short: true }),
+      payload("SessionStart-compact.json"),
+      env,
+    )).value!;
     assert.ok(short.includes(FIX_LOGIN));
     assert.ok(!short.includes("test green"));
     assert.ok(short.length < full.length);
@@ -240,7 +273,8 @@ describe("worker chain", () => {
   test("dispatchSessionStart() lists a handler's state file and active dispatches", async () => {
     const { env } = sandbox();
     await postToolUse(skillUse("handler"), env);
-    const text = (await run("SessionStart", (ctx) => dispatchSessionStart(ctx), payload("SessionStart-compact.json"), env)).value!;
+    const text =
+      (await run("SessionStart", (ctx) => dispatchSessionStart(ctx), payload("SessionStart-compact.json"), env)).value!;
     for (const f of [STATE_FILE, FIX_LOGIN, QUEUE, RATE]) assert.ok(text.includes(f), f);
     assert.ok(!text.includes("old-cleanup"));
   });
@@ -255,7 +289,8 @@ describe("regular session", () => {
     assert.equal(pc.outcome.stdout, "");
     assert.equal((await toolUse(preToolUse(), env)).outcome.stdout, "");
     assert.equal((await stopping(stop(), env)).outcome.stdout, "");
-    const text = (await run("SessionStart", (ctx) => dispatchSessionStart(ctx), payload("SessionStart-compact.json"), env)).value;
+    const text =
+      (await run("SessionStart", (ctx) => dispatchSessionStart(ctx), payload("SessionStart-compact.json"), env)).value;
     assert.equal(text, null);
     const left = existsSync(state) ? readdirSync(state).filter((n) => n !== "debug.log") : [];
     assert.deepEqual(left, []);

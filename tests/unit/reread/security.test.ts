@@ -30,10 +30,18 @@ const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 const posix = process.platform !== "win32";
 
 type Env = Record<string, string>;
-const compact = (sid: string, env: Env) => run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json", { session_id: sid }), env);
+const compact = (sid: string, env: Env) =>
+  run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json", { session_id: sid }), env);
 const toolUse = (sid: string, env: Env) =>
-  run("PreToolUse", rereadPreToolUse, payload("PreToolUse-Read.json", { session_id: sid, tool_name: "Bash", tool_input: { command: "ls" } }), env, { reply: asJson });
-const stopping = (sid: string, env: Env) => run("Stop", rereadStop, payload("Stop.json", { session_id: sid }), env, { reply: asJson });
+  run(
+    "PreToolUse",
+    rereadPreToolUse,
+    payload("PreToolUse-Read.json", { session_id: sid, tool_name: "Bash", tool_input: { command: "ls" } }),
+    env,
+    { reply: asJson },
+  );
+const stopping = (sid: string, env: Env) =>
+  run("Stop", rereadStop, payload("Stop.json", { session_id: sid }), env, { reply: asJson });
 
 /** A worker sandbox whose marker for SID is already written. */
 async function marked(): Promise<{ env: Env; state: string; marker: string }> {
@@ -67,7 +75,9 @@ describe("refused markers", () => {
   });
 
   for (const mode of [0o770, 0o777, 0o720, 0o702]) {
-    test(`a marker in a directory with mode ${mode.toString(8)} is refused until the directory is private again`, { skip: !posix }, async () => {
+    test(`a marker in a directory with mode ${mode.toString(8)} is refused until the directory is private again`, {
+      skip: !posix,
+    }, async () => {
       const { env, state, marker } = await marked();
       chmodSync(join(state, "markers"), mode);
       assert.equal((await toolUse(SID, env)).outcome.stdout, "");
@@ -97,7 +107,12 @@ describe("refused markers", () => {
 
   test("markers, role files and compaction records are 0600 in 0700 directories", { skip: !posix }, async () => {
     const box = sandbox();
-    await run("PostToolUse", rereadPostToolUse, payload("PostToolUse-Read.json", { tool_name: "Skill", tool_input: { skill: "handler" } }), box.env);
+    await run(
+      "PostToolUse",
+      rereadPostToolUse,
+      payload("PostToolUse-Read.json", { tool_name: "Skill", tool_input: { skill: "handler" } }),
+      box.env,
+    );
     await compact(SID, box.env);
     for (const dir of ["markers", "sessions", "compactions"]) {
       assert.equal(lstatSync(join(box.state, dir)).mode & 0o777, 0o700, dir);
@@ -121,7 +136,13 @@ describe("refused markers", () => {
   test("a stale marker is deleted and ignored", async () => {
     const { env, marker } = await marked();
     const later = new Date(Date.now() + 86_401_000);
-    const out = await run("PreToolUse", rereadPreToolUse, payload("PreToolUse-Read.json", { tool_name: "Bash", tool_input: {} }), env, { now: later, reply: asJson });
+    const out = await run(
+      "PreToolUse",
+      rereadPreToolUse,
+      payload("PreToolUse-Read.json", { tool_name: "Bash", tool_input: {} }),
+      env,
+      { now: later, reply: asJson },
+    );
     assert.equal(out.outcome.stdout, "");
     assert.ok(!existsSync(marker));
   });
@@ -140,15 +161,31 @@ describe("session ids", () => {
   for (const bad of ["../evil", "a/b", "..", "x/../../y", "", "a b"]) {
     test(`the session id ${JSON.stringify(bad)} is rejected: nothing is written or read`, async () => {
       const { env, state } = sandbox({ REHYDRATE_DISPATCH_FILE: FIX_LOGIN });
-      await run("PostToolUse", rereadPostToolUse, payload("PostToolUse-Read.json", { session_id: bad, tool_name: "Skill", tool_input: { skill: "handler" } }), env);
+      await run(
+        "PostToolUse",
+        rereadPostToolUse,
+        payload("PostToolUse-Read.json", { session_id: bad, tool_name: "Skill", tool_input: { skill: "handler" } }),
+        env,
+      );
       const pc = await compact(bad, env);
       assert.equal(pc.value ?? null, null);
       assert.equal((await toolUse(bad, env)).outcome.stdout, "");
-      const files = existsSync(state) ? readdirSync(state, { recursive: true }).map(String).filter((n) => n !== "debug.log") : [];
+      const files = existsSync(state)
+        ? readdirSync(state, { recursive: true }).map(String).filter((n) => n !== "debug.log")
+        : [];
       assert.deepEqual(files.filter((f) => !["markers", "sessions", "compactions"].includes(f)), []);
-      assert.equal(writeRereadMarker(state, {
-        schema_version: 1, session_id: bad, session_type: "worker", compaction_id: "x", files: [], reason: "r", created_at: new Date().toISOString(),
-      }), null);
+      assert.equal(
+        writeRereadMarker(state, {
+          schema_version: 1,
+          session_id: bad,
+          session_type: "worker",
+          compaction_id: "x",
+          files: [],
+          reason: "r",
+          created_at: new Date().toISOString(),
+        }),
+        null,
+      );
       assert.equal(consumeRereadMarker(state, bad), null);
     });
   }
@@ -159,7 +196,12 @@ describe("sessions and processes", () => {
     const a = "11111111-1111-4111-8111-111111111111";
     const b = "22222222-2222-4222-8222-222222222222";
     const box = sandbox();
-    await run("PostToolUse", rereadPostToolUse, payload("PostToolUse-Read.json", { session_id: a, tool_name: "Skill", tool_input: { skill: "handler" } }), box.env);
+    await run(
+      "PostToolUse",
+      rereadPostToolUse,
+      payload("PostToolUse-Read.json", { session_id: a, tool_name: "Skill", tool_input: { skill: "handler" } }),
+      box.env,
+    );
     const envB = { ...box.env, REHYDRATE_DISPATCH_FILE: FIX_LOGIN };
     const [ra, rb] = await Promise.all([compact(a, box.env), compact(b, envB)]);
     const ida = (ra.value as { compactionId: string }).compactionId;
@@ -190,7 +232,10 @@ describe("sessions and processes", () => {
     const runs = Array.from({ length: 8 }, (_, i) => {
       const args = [...(isBun ? [] : ["run", "-A"]), script, i % 2 ? "stop" : "pre", i % 2 ? stp : pre, startAt];
       return new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(process.execPath, args, {
+          env: { ...process.env, ...env },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let out = "";
         let err = "";
         child.stdout.on("data", (d) => out += d);

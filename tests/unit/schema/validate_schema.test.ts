@@ -28,7 +28,6 @@ function issues(schema: JsonSchema, value: unknown): [string, string][] {
   return validateSchema(schema, value).map((i) => [i.path, i.keyword]);
 }
 
-
 describe("validateSchema() keywords", () => {
   test("validateSchema() accepts a value of one of several types and names both when it fails", () => {
     const schema = { type: ["string", "null"] };
@@ -67,10 +66,18 @@ describe("validateSchema() keywords", () => {
   });
 
   test("validateSchema() checks required keys as own properties, never the prototype", () => {
-    const schema = { type: "object", required: ["toString", "constructor"], properties: {}, additionalProperties: false };
+    const schema = {
+      type: "object",
+      required: ["toString", "constructor"],
+      properties: {},
+      additionalProperties: false,
+    };
     assert.deepEqual(issues(schema, {}), [["", "required"], ["", "required"]]);
     const hostile = JSON.parse('{"__proto__": {"x": 1}}');
-    assert.deepEqual(issues(schema, hostile), [["", "required"], ["", "required"], ["/__proto__", "additionalProperties"]]);
+    assert.deepEqual(issues(schema, hostile), [["", "required"], ["", "required"], [
+      "/__proto__",
+      "additionalProperties",
+    ]]);
   });
 
   test("validateSchema() counts string length in code points", () => {
@@ -99,7 +106,13 @@ describe("validateSchema() keywords", () => {
   });
 
   test("validateSchema() checks arrays: prefixItems, items after them, sizes and uniqueness", () => {
-    const schema = { prefixItems: [{ type: "string" }], items: { type: "integer" }, minItems: 2, maxItems: 3, uniqueItems: true };
+    const schema = {
+      prefixItems: [{ type: "string" }],
+      items: { type: "integer" },
+      minItems: 2,
+      maxItems: 3,
+      uniqueItems: true,
+    };
     assert.deepEqual(issues(schema, ["a", 1, 2]), []);
     assert.deepEqual(issues(schema, [1]), [["", "minItems"], ["/0", "type"]]);
     assert.deepEqual(issues(schema, ["a", "b", 1, 1]), [["", "maxItems"], ["/1", "type"], ["", "uniqueItems"]]);
@@ -113,7 +126,10 @@ describe("validateSchema() keywords", () => {
       additionalProperties: { type: "boolean" },
     };
     assert.deepEqual(issues(schema, { a: "s", "x-n": 1, other: true }), []);
-    assert.deepEqual(issues(schema, { a: 1, "x-n": "1", other: 1 }), [["/a", "type"], ["/x-n", "type"], ["/other", "type"]]);
+    assert.deepEqual(issues(schema, { a: 1, "x-n": "1", other: 1 }), [["/a", "type"], ["/x-n", "type"], [
+      "/other",
+      "type",
+    ]]);
   });
 
   test("validateSchema() needs exactly one oneOf branch, at least one anyOf branch, and no not match", () => {
@@ -147,7 +163,10 @@ describe("validateSchema() keywords", () => {
       $defs: { positive: { type: "integer", minimum: 1 } },
     };
     assert.deepEqual(issues(schema, { a: 1, b: 2, child: { a: 3 } }), []);
-    assert.deepEqual(issues(schema, { a: 0, b: "x", child: { a: 0 } }), [["/a", "minimum"], ["/b", "type"], ["/child/a", "minimum"]]);
+    assert.deepEqual(issues(schema, { a: 0, b: "x", child: { a: 0 } }), [["/a", "minimum"], ["/b", "type"], [
+      "/child/a",
+      "minimum",
+    ]]);
   });
 
   test("validateSchema() reports a reference it cannot resolve instead of throwing", () => {
@@ -237,7 +256,7 @@ function mutate(doc: unknown, r: () => number): void {
   if (Array.isArray(node)) {
     if (kind === 0) node.length = 0;
     else if (kind === 1 && node.length > 0) node.push(structuredClone(node[0]));
-    else if (kind === 2) for (let i = 0; i < 25; i++) node.push(structuredClone(node[0] ?? "x"));
+    else if (kind === 2) { for (let i = 0; i < 25; i++) node.push(structuredClone(node[0] ?? "x")); }
     else if (keys.length > 0) node[Math.floor(r() * node.length)] = tweak(node[Math.floor(r() * node.length)], r);
     else node.push(structuredClone(pick(r, POOL)));
     return;
@@ -318,7 +337,11 @@ describe("validateSchema() agrees with ajv", () => {
           break; // ajv's generated code fails on some odd combinations (ReferenceError)
         }
         if (ours !== theirs) {
-          assert.fail(`#${i}.${j}: validateSchema says ${ours}, ajv says ${theirs}\nschema ${JSON.stringify(schema)}\nvalue ${JSON.stringify(value)}`);
+          assert.fail(
+            `#${i}.${j}: validateSchema says ${ours}, ajv says ${theirs}\nschema ${JSON.stringify(schema)}\nvalue ${
+              JSON.stringify(value)
+            }`,
+          );
         }
         compared++;
         if (ours) valid++;

@@ -22,9 +22,34 @@ const MAX_ISSUES = [1, 3, 100];
 // Values of the wrong type for most keys, and strings whose length in code points differs from
 // their length in UTF-16 units.
 const WRONG: unknown[] = [
-  null, true, false, 0, -1, 2.5, 1e21, -0, "", "x", "😀", "a😀", "😀😀", "😀😀😀", "\ud83d", "ééé",
-  "2026-01-03T14:00:00+01:00", "2026-02-30T25:00:00Z", "2026-01-03T14:00:00", "99-x", "1.0",
-  [], [null], ["a", "a"], [1, 2, 3], {}, { extra: 1 }, { tool: "Read" },
+  null,
+  true,
+  false,
+  0,
+  -1,
+  2.5,
+  1e21,
+  -0,
+  "",
+  "x",
+  "😀",
+  "a😀",
+  "😀😀",
+  "😀😀😀",
+  "\ud83d",
+  "ééé",
+  "2026-01-03T14:00:00+01:00",
+  "2026-02-30T25:00:00Z",
+  "2026-01-03T14:00:00",
+  "99-x",
+  "1.0",
+  [],
+  [null],
+  ["a", "a"],
+  [1, 2, 3],
+  {},
+  { extra: 1 },
+  { tool: "Read" },
 ];
 // Unknown keys, two of them needing JSON-pointer escapes in the reported path.
 const UNKNOWN_KEYS = ["extra", "project_detection", "type", "budgte", "a/b", "c~d", "é"];
@@ -62,7 +87,7 @@ function containers(value: unknown, out: (Obj | unknown[])[] = []): (Obj | unkno
 }
 
 function leaves(value: unknown, out: unknown[] = []): unknown[] {
-  if (typeof value === "object" && value !== null) for (const child of Object.values(value)) leaves(child, out);
+  if (typeof value === "object" && value !== null) { for (const child of Object.values(value)) leaves(child, out); }
   else out.push(value);
   return out;
 }
@@ -78,9 +103,10 @@ function mutate(doc: unknown, r: () => number): void {
     if (op === 0) node.length = 0;
     else if (op === 1 && node.length > 0) node.splice(Math.floor(r() * node.length), 1);
     else if (op === 2 && node.length > 0) node.push(structuredClone(node[0]));
-    else if (op === 3) for (let i = 0; i < 25; i++) node.push(structuredClone(node[0] ?? "x"));
-    else if (node.length > 0) node[Math.floor(r() * node.length)] = replacement(doc, node[Math.floor(r() * node.length)], r);
-    else node.push(structuredClone(pick(r, WRONG)));
+    else if (op === 3) { for (let i = 0; i < 25; i++) node.push(structuredClone(node[0] ?? "x")); }
+    else if (node.length > 0) {
+      node[Math.floor(r() * node.length)] = replacement(doc, node[Math.floor(r() * node.length)], r);
+    } else node.push(structuredClone(pick(r, WRONG)));
     return;
   }
   if (op === 0 && keys.length > 0) delete node[pick(r, keys)]; // often a required key
@@ -101,7 +127,15 @@ function replacement(doc: unknown, value: unknown, r: () => number): unknown {
   }
   if (typeof value === "number") return pick(r, [value + 1, value - 1, value * 1000, -value, value + 0.5, 0, -1]);
   if (typeof value === "string") {
-    return pick(r, [value + "X", "", value.toUpperCase(), value.slice(1), ` ${value}`, value + "😀", value.slice(0, 10)]);
+    return pick(r, [
+      value + "X",
+      "",
+      value.toUpperCase(),
+      value.slice(1),
+      ` ${value}`,
+      value + "😀",
+      value.slice(0, 10),
+    ]);
   }
   if (typeof value === "boolean") return !value;
   if (value === null) return "null";
@@ -123,10 +157,13 @@ function bigState(r: () => number): Obj {
     transcript_bytes_scanned: 524288,
     switched_to_skill: null,
     working_set: paths.map((path, i) => ({ path, score: 10 - i, reasons: i % 2 ? ["read"] : ["edited", "steps"] })),
-    last_tool_calls: Array.from({ length: 10 }, (_, i) =>
-      i % 4 === 3
-        ? { tool: "Bash", timestamp: `2026-01-03T14:1${i}:00Z` }
-        : { tool: "Read", file: paths[i % 8], timestamp: `2026-01-03T14:1${i}:00Z` }),
+    last_tool_calls: Array.from(
+      { length: 10 },
+      (_, i) =>
+        i % 4 === 3
+          ? { tool: "Bash", timestamp: `2026-01-03T14:1${i}:00Z` }
+          : { tool: "Read", file: paths[i % 8], timestamp: `2026-01-03T14:1${i}:00Z` },
+    ),
     delivered: r() < 0.5 ? null : { at: "2026-01-03T14:26:00Z", compaction_id: "977e0c22" },
   };
 }
@@ -138,11 +175,13 @@ function subschemas(schema: unknown, out: JsonSchema[] = []): JsonSchema[] {
   out.push(schema as JsonSchema);
   const s = schema as Obj;
   for (const key of ["properties", "patternProperties", "$defs"]) {
-    if (typeof s[key] === "object" && s[key] !== null) for (const sub of Object.values(s[key] as Obj)) subschemas(sub, out);
+    if (typeof s[key] === "object" && s[key] !== null) {
+      for (const sub of Object.values(s[key] as Obj)) subschemas(sub, out);
+    }
   }
   for (const key of ["items", "additionalProperties", "not", "if", "then", "else"]) subschemas(s[key], out);
   for (const key of ["prefixItems", "allOf", "anyOf", "oneOf"]) {
-    if (Array.isArray(s[key])) for (const sub of s[key] as unknown[]) subschemas(sub, out);
+    if (Array.isArray(s[key])) { for (const sub of s[key] as unknown[]) subschemas(sub, out); }
   }
   return out;
 }
@@ -167,14 +206,19 @@ describe("validateSchema() against ajv and the previous walk", () => {
         const count = assertSameIssues(schema, doc, `${name} #${i}`);
         const theirs = ajvValidate(doc);
         if ((count === 0) !== theirs) {
-          assert.fail(`${name} #${i}: validateSchema says ${count === 0}, ajv says ${theirs} for ${JSON.stringify(doc)}`);
+          assert.fail(
+            `${name} #${i}: validateSchema says ${count === 0}, ajv says ${theirs} for ${JSON.stringify(doc)}`,
+          );
         }
         if (count === 0) valid++;
         else invalid++;
         if (count > 1) severalIssues++;
       }
       // Both verdicts, and documents with several issues (where order and maxIssues matter).
-      assert.ok(valid >= 60 && invalid >= 500 && severalIssues >= 100, `valid ${valid}, invalid ${invalid}, several ${severalIssues}`);
+      assert.ok(
+        valid >= 60 && invalid >= 500 && severalIssues >= 100,
+        `valid ${valid}, invalid ${invalid}, several ${severalIssues}`,
+      );
     });
 
     test(`validateSchema() reports the previous issues for values checked against each subschema of ${name}`, () => {

@@ -9,7 +9,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { validateSchema } from "../../../lib/schema/validate_schema.ts";
 import { isDateTime } from "../../../lib/schema/_check.ts";
 import { sessionSnapshotSchema } from "../../../lib/session/session_snapshot_schema.ts";
-import { FIXTURES, SESSION_FIXTURES } from "./_fixtures.ts";
+import { FIXTURES } from "./_fixtures.ts";
 
 type Obj = Record<string, unknown>;
 const NAME = "session_snapshot.v1";

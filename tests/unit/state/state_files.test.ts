@@ -2,7 +2,16 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import {
-  chmodSync, chownSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync,
+  chmodSync,
+  chownSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,16 +34,26 @@ describe("stateDir()", () => {
   test("stateDir() prefers REHYDRATE_STATE_DIR, then the config, then the platform location", () => {
     assert.equal(stateDir({ env: { REHYDRATE_STATE_DIR: "/x/s" }, homeDir: "/h", platform: "linux" }), "/x/s");
     assert.equal(stateDir({ env: {}, homeDir: "/h", platform: "linux", configured: "~/st" }), join("/h", "st"));
-    assert.equal(stateDir({ env: { XDG_STATE_HOME: "/h/.xs" }, homeDir: "/h", platform: "linux" }), join("/h/.xs", "rehydrate"));
+    assert.equal(
+      stateDir({ env: { XDG_STATE_HOME: "/h/.xs" }, homeDir: "/h", platform: "linux" }),
+      join("/h/.xs", "rehydrate"),
+    );
     assert.equal(stateDir({ env: {}, homeDir: "/h", platform: "linux" }), join("/h", ".local", "state", "rehydrate"));
-    assert.equal(stateDir({ env: {}, homeDir: "/h", platform: "darwin" }), join("/h", "Library", "Application Support", "rehydrate"));
-    assert.equal(stateDir({ env: { LOCALAPPDATA: "C:\\Users\\a\\AppData\\Local" }, homeDir: "/h", platform: "win32" }),
-      join("C:\\Users\\a\\AppData\\Local", "rehydrate", "state"));
+    assert.equal(
+      stateDir({ env: {}, homeDir: "/h", platform: "darwin" }),
+      join("/h", "Library", "Application Support", "rehydrate"),
+    );
+    assert.equal(
+      stateDir({ env: { LOCALAPPDATA: "C:\\Users\\a\\AppData\\Local" }, homeDir: "/h", platform: "win32" }),
+      join("C:\\Users\\a\\AppData\\Local", "rehydrate", "state"),
+    );
   });
 
   test("stateDir() ignores a relative REHYDRATE_STATE_DIR or XDG_STATE_HOME", () => {
-    assert.equal(stateDir({ env: { REHYDRATE_STATE_DIR: "rel", XDG_STATE_HOME: "also-rel" }, homeDir: "/h", platform: "linux" }),
-      join("/h", ".local", "state", "rehydrate"));
+    assert.equal(
+      stateDir({ env: { REHYDRATE_STATE_DIR: "rel", XDG_STATE_HOME: "also-rel" }, homeDir: "/h", platform: "linux" }),
+      join("/h", ".local", "state", "rehydrate"),
+    );
   });
 });
 
@@ -107,7 +126,21 @@ describe("sessionKey()", () => {
     assert.equal(sessionKey("served:abc"), "served+abc");
   });
 
-  for (const bad of ["", "../x", "a/b", "a\\b", "..", ".hidden", "a b", "a\u0000b", "x".repeat(129), "served:../x", "-lead"]) {
+  for (
+    const bad of [
+      "",
+      "../x",
+      "a/b",
+      "a\\b",
+      "..",
+      ".hidden",
+      "a b",
+      "a\u0000b",
+      "x".repeat(129),
+      "served:../x",
+      "-lead",
+    ]
+  ) {
     test(`sessionKey() rejects ${JSON.stringify(bad.slice(0, 20))}`, () => {
       assert.equal(sessionKey(bad), null);
     });
@@ -266,7 +299,15 @@ describe("sweepTempFiles()", () => {
     const { utimesSync } = await import("node:fs");
     const d = tmp();
     const old = new Date("2026-11-21T08:00:00Z");
-    for (const name of [".s.json.123.abc.0.tmp", ".cx-001-checkpoint.json.9.x.tmp", "s.json", "keep.tmp", ".fresh.json.1.a.tmp"]) {
+    for (
+      const name of [
+        ".s.json.123.abc.0.tmp",
+        ".cx-001-checkpoint.json.9.x.tmp",
+        "s.json",
+        "keep.tmp",
+        ".fresh.json.1.a.tmp",
+      ]
+    ) {
       writeFileSync(join(d, name), "x");
       if (name !== ".fresh.json.1.a.tmp") utimesSync(join(d, name), old, old);
     }

@@ -26,47 +26,171 @@ const REAL: Record<string, Expected> = {
   // Boundary on line 11 (manual, preTokens 15808, no postTokens) and no assistant row after it.
   "public/agentlogs__compact.jsonl": { tokens: 0, source: "none", afterCompaction: true },
   // Line 27 (msg …bU4qgg): 0 + 322 + 17573.
-  "public/agentlogs__crud.jsonl": { tokens: 17895, source: "usage", afterCompaction: false, model: "claude-sonnet-4-5-20250929" },
+  "public/agentlogs__crud.jsonl": {
+    tokens: 17895,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-sonnet-4-5-20250929",
+  },
   // Line 11 (msg …9X3sG1, main chain): 10 + 369 + 15650; the inline sidechain on line 8 is ignored.
-  "public/agentlogs__subagent.jsonl": { tokens: 16029, source: "usage", afterCompaction: false, model: "claude-sonnet-4-5-20250929" },
+  "public/agentlogs__subagent.jsonl": {
+    tokens: 16029,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-sonnet-4-5-20250929",
+  },
   // Line 1507 (msg_01Lv5C7…), after the auto boundary on line 754: 1 + 7330 + 98729.
-  "public/spotter__4d5611e5-auto-compaction.jsonl": { tokens: 106060, source: "usage", afterCompaction: true, model: "claude-opus-4-6" },
+  "public/spotter__4d5611e5-auto-compaction.jsonl": {
+    tokens: 106060,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-6",
+  },
   // The summarizer's own transcript: every row is a sidechain row.
   "public/spotter__agent-acompact-e1f845.jsonl": { tokens: 0, source: "none", afterCompaction: false },
   // Line 10: 3 + 13835 + 11515.
   "public/spotter__short.jsonl": { tokens: 25353, source: "usage", afterCompaction: false, model: "claude-opus-4-6" },
   // Line 37 (msg …5jdsym): 47 + 1115 + 26504.
-  "public/spotter__tool_heavy.jsonl": { tokens: 27666, source: "usage", afterCompaction: false, model: "claude-opus-4-6" },
+  "public/spotter__tool_heavy.jsonl": {
+    tokens: 27666,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-opus-4-6",
+  },
   // Line 86, after the boundary on line 81 (postTokens 761, not used): 5466 + 0 + 12754.
-  [`${CC}/transcripts/35dd7dd6-f123-4616-a3f3-fc3591e3ecbf.jsonl`]: { tokens: 18220, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
+  [`${CC}/transcripts/35dd7dd6-f123-4616-a3f3-fc3591e3ecbf.jsonl`]: {
+    tokens: 18220,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
   // Line 80, after the boundary on line 66: 6805 + 0 + 15875.
-  [`${CC}/transcripts/7da37d46-8061-4f75-801e-26383afad198.jsonl`]: { tokens: 22680, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
+  [`${CC}/transcripts/7da37d46-8061-4f75-801e-26383afad198.jsonl`]: {
+    tokens: 22680,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
   // A /clear session with no assistant row at all.
-  [`${CC}/transcripts/fb3383c2-7b71-46ae-a2bf-3c41096c3a36.jsonl`]: { tokens: 0, source: "none", afterCompaction: false },
+  [`${CC}/transcripts/fb3383c2-7b71-46ae-a2bf-3c41096c3a36.jsonl`]: {
+    tokens: 0,
+    source: "none",
+    afterCompaction: false,
+  },
   // Snapshots taken while the hooks ran. Line 18: 5759 + 0 + 13435, before any compaction.
-  [`${CC}/transcript-snapshots/at-PreCompact-095146.jsonl`]: { tokens: 19194, source: "usage", afterCompaction: false, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-PostCompact-095146.jsonl`]: { tokens: 19194, source: "usage", afterCompaction: false, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-SessionStart-095146.jsonl`]: { tokens: 19194, source: "usage", afterCompaction: false, model: "claude-opus-4-8" },
+  [`${CC}/transcript-snapshots/at-PreCompact-095146.jsonl`]: {
+    tokens: 19194,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-PostCompact-095146.jsonl`]: {
+    tokens: 19194,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-SessionStart-095146.jsonl`]: {
+    tokens: 19194,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-opus-4-8",
+  },
   // Line 44, after the boundary on line 26: 5900 + 0 + 13766.
-  [`${CC}/transcript-snapshots/at-PreCompact-095148.jsonl`]: { tokens: 19666, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-PostCompact-095148.jsonl`]: { tokens: 19666, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-SessionStart-095148.jsonl`]: { tokens: 19666, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
+  [`${CC}/transcript-snapshots/at-PreCompact-095148.jsonl`]: {
+    tokens: 19666,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-PostCompact-095148.jsonl`]: {
+    tokens: 19666,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-SessionStart-095148.jsonl`]: {
+    tokens: 19666,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
   // Line 72 (the mock's inflated usage), after the boundary on line 53: 12 + 0 + 172000.
-  [`${CC}/transcript-snapshots/at-PreCompact-095150.jsonl`]: { tokens: 172012, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-PostCompact-095150.jsonl`]: { tokens: 172012, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-SessionStart-095150.jsonl`]: { tokens: 172012, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
+  [`${CC}/transcript-snapshots/at-PreCompact-095150.jsonl`]: {
+    tokens: 172012,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-PostCompact-095150.jsonl`]: {
+    tokens: 172012,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-SessionStart-095150.jsonl`]: {
+    tokens: 172012,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
   // Line 14 (msg_d8d732…): 6683 + 0 + 15593.
-  [`${CC}/transcript-snapshots/at-PreCompact-095153.jsonl`]: { tokens: 22276, source: "usage", afterCompaction: false, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-PostCompact-095154.jsonl`]: { tokens: 22276, source: "usage", afterCompaction: false, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-SessionStart-095154.jsonl`]: { tokens: 22276, source: "usage", afterCompaction: false, model: "claude-opus-4-8" },
+  [`${CC}/transcript-snapshots/at-PreCompact-095153.jsonl`]: {
+    tokens: 22276,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-PostCompact-095154.jsonl`]: {
+    tokens: 22276,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-SessionStart-095154.jsonl`]: {
+    tokens: 22276,
+    source: "usage",
+    afterCompaction: false,
+    model: "claude-opus-4-8",
+  },
   // Line 33, after the boundary on line 22: 6475 + 0 + 15107.
-  [`${CC}/transcript-snapshots/at-PreCompact-095156.jsonl`]: { tokens: 21582, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-PostCompact-095156.jsonl`]: { tokens: 21582, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-SessionStart-095156.jsonl`]: { tokens: 21582, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
+  [`${CC}/transcript-snapshots/at-PreCompact-095156.jsonl`]: {
+    tokens: 21582,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-PostCompact-095156.jsonl`]: {
+    tokens: 21582,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-SessionStart-095156.jsonl`]: {
+    tokens: 21582,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
   // Line 57, after the boundary on line 41: 6497 + 0 + 15158.
-  [`${CC}/transcript-snapshots/at-PreCompact-095158.jsonl`]: { tokens: 21655, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-PostCompact-095159.jsonl`]: { tokens: 21655, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
-  [`${CC}/transcript-snapshots/at-SessionStart-095159.jsonl`]: { tokens: 21655, source: "usage", afterCompaction: true, model: "claude-opus-4-8" },
+  [`${CC}/transcript-snapshots/at-PreCompact-095158.jsonl`]: {
+    tokens: 21655,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-PostCompact-095159.jsonl`]: {
+    tokens: 21655,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
+  [`${CC}/transcript-snapshots/at-SessionStart-095159.jsonl`]: {
+    tokens: 21655,
+    source: "usage",
+    afterCompaction: true,
+    model: "claude-opus-4-8",
+  },
 };
 
 describe("contextFill() on real transcripts", () => {
@@ -91,13 +215,26 @@ describe("contextFill()", () => {
     // fill_agent_progress.jsonl: msg_main 5 + 1000 + 50000; the later rows carry 210,003
     // (agent_progress), 250,005 (sidechain) and 0 (synthetic) tokens.
     const fill = contextFill(join(LOCAL, "fill_agent_progress.jsonl"));
-    assert.deepEqual(fill, { tokens: 51005, window: 200_000, fraction: 51005 / 200_000, source: "usage", afterCompaction: false, model: "claude-opus-4-6" });
+    assert.deepEqual(fill, {
+      tokens: 51005,
+      window: 200_000,
+      fraction: 51005 / 200_000,
+      source: "usage",
+      afterCompaction: false,
+      model: "claude-opus-4-6",
+    });
   });
 
   test("contextFill() uses postTokens of a compaction with no assistant row after it", () => {
     // fill_boundary_post_tokens.jsonl: boundary postTokens 4321; the 150,002 before it is stale.
     const fill = contextFill(join(LOCAL, "fill_boundary_post_tokens.jsonl"));
-    assert.deepEqual(fill, { tokens: 4321, window: 200_000, fraction: 4321 / 200_000, source: "boundary", afterCompaction: true });
+    assert.deepEqual(fill, {
+      tokens: 4321,
+      window: 200_000,
+      fraction: 4321 / 200_000,
+      source: "boundary",
+      afterCompaction: true,
+    });
   });
 
   test("contextFill() uses the last non-compaction iteration when usage has iterations", () => {
@@ -121,7 +258,10 @@ describe("contextFill()", () => {
     assert.equal(big.tokens, 250002);
     assert.equal(big.window, 1_000_000);
     assert.equal(contextFill(small, { windowTokens: 100_000 }).fraction, 0.51005);
-    assert.equal(contextFill(join(LOCAL, "fill_over_200k.jsonl"), { windowTokens: 200_000 }).fraction, 250002 / 200_000);
+    assert.equal(
+      contextFill(join(LOCAL, "fill_over_200k.jsonl"), { windowTokens: 200_000 }).fraction,
+      250002 / 200_000,
+    );
   });
 
   test("contextFill() gives source none for a missing file or an empty path", () => {
@@ -184,6 +324,7 @@ function forwardFill(text: string): Record<string, unknown> {
   let usageIndex = -1;
   let tokens = 0;
   let model: string | undefined;
+  // deno-lint-ignore no-explicit-any -- rows of any shape, read as the forward oracle reads them
   const rows: Record<string, any>[] = [];
   for (const line of text.replace(/^\uFEFF/, "").split("\n")) {
     try {
@@ -215,15 +356,34 @@ function forwardFill(text: string): Record<string, unknown> {
     model = undefined;
   }
   const window = tokens > 200_000 ? 1_000_000 : 200_000;
-  const out: Record<string, unknown> = { tokens, window, fraction: tokens / window, source, afterCompaction: boundary >= 0 };
+  const out: Record<string, unknown> = {
+    tokens,
+    window,
+    fraction: tokens / window,
+    source,
+    afterCompaction: boundary >= 0,
+  };
   if (model !== undefined) out.model = model;
   return out;
 }
 
 test("contextFill() with stopAtUsage gives the same tokens without looking further back", () => {
   const p = join(mkdtempSync(join(tmpdir(), "rehydrate-fill-")), "t.jsonl");
-  const boundary = { type: "system", subtype: "compact_boundary", isSidechain: false, compactMetadata: { trigger: "auto", preTokens: 1, postTokens: 5 } };
-  const assistant = { type: "assistant", isSidechain: false, message: { id: "m1", model: "claude-x", usage: { input_tokens: 10, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 4 } } };
+  const boundary = {
+    type: "system",
+    subtype: "compact_boundary",
+    isSidechain: false,
+    compactMetadata: { trigger: "auto", preTokens: 1, postTokens: 5 },
+  };
+  const assistant = {
+    type: "assistant",
+    isSidechain: false,
+    message: {
+      id: "m1",
+      model: "claude-x",
+      usage: { input_tokens: 10, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 4 },
+    },
+  };
   writeFileSync(p, JSON.stringify(boundary) + "\n" + JSON.stringify(assistant) + "\n");
   const full = contextFill(p);
   const fast = contextFill(p, { stopAtUsage: true });
@@ -256,7 +416,11 @@ test("contextFill() with stopAtUsage agrees with the full reverse scan on genera
       for (const budgetBytes of [undefined, 1_000 + seed * 997, 65_536, 70_000]) {
         const full = contextFill(path, { budgetBytes });
         const fast = contextFill(path, { budgetBytes, stopAtUsage: true });
-        assert.deepEqual(fast, { ...full, afterCompaction: full.source === "usage" ? false : full.afterCompaction }, `seed ${seed}, budget ${budgetBytes}`);
+        assert.deepEqual(
+          fast,
+          { ...full, afterCompaction: full.source === "usage" ? false : full.afterCompaction },
+          `seed ${seed}, budget ${budgetBytes}`,
+        );
       }
     }
   } finally {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import { scanTranscript, type ScanTranscriptStats } from "../../../lib/transcript/scan_transcript.ts";
 import { createRandom, generateTranscriptText, type TranscriptMess } from "../_transcript_gen.ts";
-import { type ForwardRow, forwardParse } from "../_forward_parse.ts";
+import { forwardParse, type ForwardRow } from "../_forward_parse.ts";
 
 const FIXTURES = join(import.meta.dirname!, "..", "..", "fixtures");
 const HERE_FIXTURES = join(import.meta.dirname!, "..", "..", "fixtures", "transcripts");
@@ -72,7 +72,11 @@ describe("scanTranscript()", () => {
         // One-byte reads are slow; they run on the smaller files only.
         const chunks = text.length < 8000 ? CHUNKS : CHUNKS.slice(3);
         for (const chunkBytes of chunks) {
-          assert.deepEqual(scanAll(path, { chunkBytes }), expected, `seed ${seed}, chunkBytes ${chunkBytes}, mess ${JSON.stringify(mess)}`);
+          assert.deepEqual(
+            scanAll(path, { chunkBytes }),
+            expected,
+            `seed ${seed}, chunkBytes ${chunkBytes}, mess ${JSON.stringify(mess)}`,
+          );
         }
       }
     });
@@ -120,7 +124,11 @@ describe("scanTranscript()", () => {
   test("scanTranscript() with contains parses only lines holding one of the strings", () => {
     withTempDir((dir) => {
       for (let seed = 1; seed <= 10; seed++) {
-        const path = writeTemp(dir, `pre-${seed}.jsonl`, generateTranscriptText({ seed, turns: 4, mess: { invalidRate: 0.2 } }));
+        const path = writeTemp(
+          dir,
+          `pre-${seed}.jsonl`,
+          generateTranscriptText({ seed, turns: 4, mess: { invalidRate: 0.2 } }),
+        );
         const needles = ['"assistant"', '"compact_boundary"'];
         const expected = oracle(path)
           .filter((r) => needles.some((n) => r.raw.includes(Buffer.from(n))))
@@ -147,7 +155,11 @@ describe("scanTranscript()", () => {
 
   test("scanTranscript() drops a BOM and CRLF endings and skips blank, invalid and non-object lines", () => {
     withTempDir((dir) => {
-      const path = writeTemp(dir, "messy.jsonl", '\uFEFF{"first":true}\r\n\r\n   \n[1,2]\n42\nnull\n"s"\nnot json\n{"last":"é"}\r\n');
+      const path = writeTemp(
+        dir,
+        "messy.jsonl",
+        '\uFEFF{"first":true}\r\n\r\n   \n[1,2]\n42\nnull\n"s"\nnot json\n{"last":"é"}\r\n',
+      );
       const stats: ScanTranscriptStats = { bytesRead: 0, reachedStart: false, skippedLines: 0 };
       for (const chunkBytes of CHUNKS) {
         assert.deepEqual(scanAll(path, { chunkBytes, stats }), [{ last: "é" }, { first: true }]);
@@ -161,9 +173,17 @@ describe("scanTranscript()", () => {
     withTempDir((dir) => {
       const text = "🚀日本語𝄞é";
       for (let pad = 0; pad < 8; pad++) {
-        const path = writeTemp(dir, `mb-${pad}.jsonl`, `{"p":"${"x".repeat(pad)}","t":"${text}"}\n{"t":"${text}${text}"}\n`);
+        const path = writeTemp(
+          dir,
+          `mb-${pad}.jsonl`,
+          `{"p":"${"x".repeat(pad)}","t":"${text}"}\n{"t":"${text}${text}"}\n`,
+        );
         for (const chunkBytes of [1, 2, 3, 5, 7, 11]) {
-          assert.deepEqual(scanAll(path, { chunkBytes }), [{ t: text + text }, { p: "x".repeat(pad), t: text }], `pad ${pad}, chunk ${chunkBytes}`);
+          assert.deepEqual(
+            scanAll(path, { chunkBytes }),
+            [{ t: text + text }, { p: "x".repeat(pad), t: text }],
+            `pad ${pad}, chunk ${chunkBytes}`,
+          );
         }
       }
     });
@@ -171,7 +191,12 @@ describe("scanTranscript()", () => {
 
   test("scanTranscript() yields nothing for an empty file, blank lines, garbage or a lone BOM", () => {
     withTempDir((dir) => {
-      for (const [name, content] of [["empty", ""], ["blank", "\n\n\r\n"], ["garbage", "oops\n{]\n[1]\n{\"a\":\n"], ["bom", "\uFEFF"]]) {
+      for (
+        const [name, content] of [["empty", ""], ["blank", "\n\n\r\n"], ["garbage", 'oops\n{]\n[1]\n{"a":\n'], [
+          "bom",
+          "\uFEFF",
+        ]]
+      ) {
         const path = writeTemp(dir, `${name}.jsonl`, content);
         for (const chunkBytes of CHUNKS) assert.deepEqual(scanAll(path, { chunkBytes }), [], name);
       }
@@ -189,20 +214,26 @@ describe("scanTranscript()", () => {
     assert.ok(files.length > 0);
     for (const f of files) {
       const path = join(HERE_FIXTURES, f);
-      for (const chunkBytes of CHUNKS) assert.deepEqual(scanAll(path, { chunkBytes }), newestFirst(oracle(path)), `${f} chunk ${chunkBytes}`);
+      for (const chunkBytes of CHUNKS) {
+        assert.deepEqual(scanAll(path, { chunkBytes }), newestFirst(oracle(path)), `${f} chunk ${chunkBytes}`);
+      }
     }
   });
 
-  test("scanTranscript() closes the file when the loop is broken out of", { skip: !existsSync("/proc/self/fd") }, () => {
-    withTempDir((dir) => {
-      const path = writeTemp(dir, "close.jsonl", generateTranscriptText({ seed: 3, turns: 3 }));
-      const before = readdirSync("/proc/self/fd").length;
-      for (let i = 0; i < 50; i++) {
-        for (const _row of scanTranscript(path, { chunkBytes: 256 })) break;
-      }
-      assert.equal(readdirSync("/proc/self/fd").length, before);
-    });
-  });
+  test(
+    "scanTranscript() closes the file when the loop is broken out of",
+    { skip: !existsSync("/proc/self/fd") },
+    () => {
+      withTempDir((dir) => {
+        const path = writeTemp(dir, "close.jsonl", generateTranscriptText({ seed: 3, turns: 3 }));
+        const before = readdirSync("/proc/self/fd").length;
+        for (let i = 0; i < 50; i++) {
+          for (const _row of scanTranscript(path, { chunkBytes: 256 })) break;
+        }
+        assert.equal(readdirSync("/proc/self/fd").length, before);
+      });
+    },
+  );
 });
 
 describe("scanTranscript() on real transcripts", () => {

@@ -25,7 +25,15 @@ describe("mainChainRows()", () => {
   test("mainChainRows() drops the summary, snapshot and inline sidechain rows of agentlogs__subagent.jsonl", () => {
     // Lines 1 (summary), 2 (file-history-snapshot), 7 and 8 (isSidechain) go; 3-6 and 9-11 stay.
     const kept = [...mainChainRows(rows(join(PUBLIC, "agentlogs__subagent.jsonl")))];
-    assert.deepEqual(kept.map((r) => r.type), ["assistant", "assistant", "user", "assistant", "assistant", "assistant", "user"]);
+    assert.deepEqual(kept.map((r) => r.type), [
+      "assistant",
+      "assistant",
+      "user",
+      "assistant",
+      "assistant",
+      "assistant",
+      "user",
+    ]);
     assert.ok(kept.every((r) => r.isSidechain === false));
   });
 
@@ -126,8 +134,16 @@ describe("toolCalls()", () => {
         { type: "tool_use", id: "t2", name: "Edit", input: { file_path: "C:\\Users\\Dev\\a.ts" } },
         { type: "tool_use", id: "t3", name: "NotebookEdit", input: { notebook_path: "/n/b.ipynb" } },
       ]),
-      row("r1", [{ type: "tool_use", id: "t1", name: "Bash", input: { command: 'cat "D:\\x y\\z.txt" ./a/b.ts $HOME/c 2>/dev/null' } }]),
-      { ...row("r0", [{ type: "tool_use", id: "t0", name: "Write", input: { file_path: "/side.ts" } }]), isSidechain: true },
+      row("r1", [{
+        type: "tool_use",
+        id: "t1",
+        name: "Bash",
+        input: { command: 'cat "D:\\x y\\z.txt" ./a/b.ts $HOME/c 2>/dev/null' },
+      }]),
+      {
+        ...row("r0", [{ type: "tool_use", id: "t0", name: "Write", input: { file_path: "/side.ts" } }]),
+        isSidechain: true,
+      },
     ];
     const all = [...toolCalls(input)];
     assert.deepEqual(all.map((c) => c.id), ["t4", "t3", "t2", "t1"]);
@@ -171,7 +187,13 @@ describe("helpers on generated transcripts", () => {
     const dir = mkdtempSync(join(tmpdir(), "transcript-helpers-"));
     try {
       for (let seed = 1; seed <= 25; seed++) {
-        const text = generateTranscriptText({ seed, turns: 6, toolResultBytes: 100, compactEvery: 2 + (seed % 3), windowsRate: 0.5 });
+        const text = generateTranscriptText({
+          seed,
+          turns: 6,
+          toolResultBytes: 100,
+          compactEvery: 2 + (seed % 3),
+          windowsRate: 0.5,
+        });
         const path = join(dir, `g-${seed}.jsonl`);
         writeFileSync(path, text);
         const forward: TranscriptRow[] = text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
@@ -228,7 +250,10 @@ function oracleLines(bytes: Buffer, budget: number): string[] {
     const stop = nl === -1 ? bytes.length : nl;
     // A line counts when its start is known: the newline before it was read, or offset 0 was.
     if (from > start || (from === 0 && start === 0)) {
-      let line = bytes.subarray(from === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : from, stop);
+      let line = bytes.subarray(
+        from === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : from,
+        stop,
+      );
       if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
       if (line.length > 0) out.push(line.toString("utf8"));
     }
@@ -258,7 +283,7 @@ describe("reverseLines() and reverseTextLines()", () => {
     // Multi-byte characters, invalid UTF-8, CRLF, blank lines, a BOM mid-file and a line longer
     // than most chunks: every cut a chunk or the budget can make.
     const parts = [
-      "\ufeff{\"a\":1}\r\n",
+      '\ufeff{"a":1}\r\n',
       "Zürich ✓ 𝄞\n",
       "\n\r\n",
       "\ufeffmid-file BOM stays\n",
@@ -276,7 +301,11 @@ describe("reverseLines() and reverseTextLines()", () => {
       writeFileSync(path, bytes);
       for (const chunk of [1, 2, 3, 5, 7, 64, 301, 65_536]) {
         for (const budget of [1, 4, 17, 40, 333, 350, bytes.length - 1, bytes.length, 1 << 20]) {
-          assert.deepEqual(readAll(path, budget, chunk), oracleLines(bytes, budget), `chunk ${chunk}, budget ${budget}`);
+          assert.deepEqual(
+            readAll(path, budget, chunk),
+            oracleLines(bytes, budget),
+            `chunk ${chunk}, budget ${budget}`,
+          );
         }
       }
       assert.ok(readAll(path, 1 << 20, 7).includes("\ufeffmid-file BOM stays"));
@@ -295,7 +324,9 @@ describe("reverseLines() and reverseTextLines()", () => {
     }
   });
 
-  test("reverseLines() and reverseTextLines() close the file when read to the end or closed early", { skip: !existsSync("/proc/self/fd") }, () => {
+  test("reverseLines() and reverseTextLines() close the file when read to the end or closed early", {
+    skip: !existsSync("/proc/self/fd"),
+  }, () => {
     const dir = mkdtempSync(join(tmpdir(), "rehydrate-lines-"));
     try {
       const path = join(dir, "t.jsonl");

@@ -49,7 +49,11 @@ describe("parseFrontmatter()", () => {
 
   test("parseFrontmatter() returns null data and the whole text when there is no opening fence", () => {
     for (const text of ["", "# Title\n", " ---\na: 1\n---\n", "----\na: 1\n----\n", "---"]) {
-      assert.deepEqual(parseFrontmatter(text), { value: { data: null, body: text, bodyLine: 1 }, errors: [] }, JSON.stringify(text));
+      assert.deepEqual(
+        parseFrontmatter(text),
+        { value: { data: null, body: text, bodyLine: 1 }, errors: [] },
+        JSON.stringify(text),
+      );
     }
   });
 
@@ -69,7 +73,7 @@ describe("parseFrontmatter()", () => {
   });
 
   test("parseFrontmatter() reports FRONTMATTER_NOT_MAPPING for a sequence or a scalar", () => {
-    for (const text of ["---\n- a\n---\n", "---\n42\n---\n", "---\n\"s\"\n---\n"]) {
+    for (const text of ["---\n- a\n---\n", "---\n42\n---\n", '---\n"s"\n---\n']) {
       const { errors } = parseFrontmatter(text);
       assert.deepEqual(errors.map(({ code, line, column }) => ({ code, line, column })), [
         { code: "FRONTMATTER_NOT_MAPPING", line: 2, column: 1 },

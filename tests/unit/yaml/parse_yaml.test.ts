@@ -37,9 +37,7 @@ describe("parseYaml() golden fixtures", () => {
     test(`parseYaml() matches the golden result for ${name}`, () => {
       const text = readFileSync(join(FIXTURES, file), "utf8");
       const { value, errors } = parseYaml(text);
-      const actual = isError
-        ? { errors: errors.map(({ code, line, column }) => ({ code, line, column })) }
-        : value;
+      const actual = isError ? { errors: errors.map(({ code, line, column }) => ({ code, line, column })) } : value;
       const goldenPath = join(FIXTURES, `${name}.json`);
       if (UPDATE) writeFileSync(goldenPath, JSON.stringify(actual, encode, 2) + "\n");
       const expected = JSON.parse(readFileSync(goldenPath, "utf8"), decode);
@@ -109,10 +107,26 @@ describe("parseYaml() error codes", () => {
 
   test("every error code of parseYaml() is reached by a fixture or a test above", () => {
     const all: YamlErrorCode[] = [
-      "BAD_INDENT", "TAB_INDENT", "UNEXPECTED_TOKEN", "MISSING_COLON", "MULTILINE_KEY", "KEY_TOO_LONG",
-      "UNTERMINATED_STRING", "UNTERMINATED_FLOW", "BAD_ESCAPE", "BAD_BLOCK_SCALAR", "BAD_LINE_BREAK",
-      "DUPLICATE_KEY", "UNSUPPORTED_ANCHOR", "UNSUPPORTED_ALIAS", "UNSUPPORTED_TAG",
-      "UNSUPPORTED_COMPLEX_KEY", "UNSUPPORTED_DIRECTIVE", "MULTI_DOCUMENT", "MAX_DEPTH", "MAX_SIZE",
+      "BAD_INDENT",
+      "TAB_INDENT",
+      "UNEXPECTED_TOKEN",
+      "MISSING_COLON",
+      "MULTILINE_KEY",
+      "KEY_TOO_LONG",
+      "UNTERMINATED_STRING",
+      "UNTERMINATED_FLOW",
+      "BAD_ESCAPE",
+      "BAD_BLOCK_SCALAR",
+      "BAD_LINE_BREAK",
+      "DUPLICATE_KEY",
+      "UNSUPPORTED_ANCHOR",
+      "UNSUPPORTED_ALIAS",
+      "UNSUPPORTED_TAG",
+      "UNSUPPORTED_COMPLEX_KEY",
+      "UNSUPPORTED_DIRECTIVE",
+      "MULTI_DOCUMENT",
+      "MAX_DEPTH",
+      "MAX_SIZE",
     ];
     const seen = new Set<string>(inline.map((c) => c[2]));
     seen.add("MAX_SIZE");
@@ -178,6 +192,9 @@ describe("loadYaml()", () => {
     });
   });
   test("loadYaml() passes limits through to parseYaml()", () => {
-    assert.throws(() => loadYaml("a:\n  b: 1\n", { maxDepth: 1 }), (e: unknown) => (e as YamlSyntaxError).code === "MAX_DEPTH");
+    assert.throws(
+      () => loadYaml("a:\n  b: 1\n", { maxDepth: 1 }),
+      (e: unknown) => (e as YamlSyntaxError).code === "MAX_DEPTH",
+    );
   });
 });

@@ -2,7 +2,7 @@
  * The benchmark's project workspace: the layout of `examples/workspace` at the size of a busy
  * user's (40 projects with loading manifests, overview, plan and steps files; 24 skills with
  * frontmatter; the system files), plus an orchestration run (`projects/PROJ-001-oss-release/`
- * with an `ORCHESTRATION.yaml` whose `resumption:` section is filled as in design note 003).
+ * with an `ORCHESTRATION.yaml` whose `resumption:` section is filled as docs/orchestration.md describes).
  * Deterministic: the same seed writes the same bytes.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -349,10 +349,10 @@ export function writeWorkspace(root: string, options: WorkspaceOptions = {}): nu
   return files;
 }
 
-/** A long ORCHESTRATION.yaml in the shape of design note 003 (about 20 KB). */
+/** A long ORCHESTRATION.yaml in the shape docs/orchestration.md describes (about 20 KB). */
 function orchestrationYaml(rnd: Random): string {
   const L: string[] = [
-    "# ORCHESTRATION.yaml: machine-readable workflow state (design note 003)",
+    "# ORCHESTRATION.yaml: machine-readable workflow state",
     "header:",
     "  workflow_id: feat015-licmig-20260217-001",
     "  project_id: PROJ-001-oss-release",

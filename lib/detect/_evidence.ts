@@ -122,8 +122,8 @@ export const MAX_TEXT_CHARS = 20_000;
 /**
  * Texts stop being collected once this many characters are held (tool calls still are). A session
  * of long texts and few tool calls would otherwise have the whole scan budget (8 MiB) searched for
- * paths and project ids: PreCompact took 530 ms on 16 MB of assistant text, 150 ms with this cap
- * (most of it reading and parsing the 8 MiB). Older text than that weighs little next to the
+ * paths and project ids, which took PreCompact several times longer (bench/README.md). Older text
+ * than that weighs little next to the
  * newer; the working-set quality on the real transcripts (bench/detection-quality.ts) is the same.
  */
 export const MAX_TOTAL_TEXT_CHARS = 1_000_000;

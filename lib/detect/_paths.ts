@@ -206,10 +206,10 @@ export function isProjectId(text: string): boolean {
 export function textPathTokens(text: string, found: (token: string) => boolean | void): void {
   // TEXT_PATH matches every word, and a token without a separator or a dot is never kept, so the
   // scan jumps to the run of path characters around the next separator or dot and lets the regex
-  // start there: the words in between (most of any prose) never come back to this loop, which cut
-  // the working set's cold cost by ~8 ms. Linear: each jump walks left only over characters the
-  // regex has not passed yet. (A lookahead in the regex did the same in one pass, but retried it
-  // at every position of a long run without a separator: quadratic, 11 s on 100,000 letters.)
+  // start there: the words in between (most of any prose) never come back to this loop, which is
+  // most of the working set's cold cost (docs/detection.md). Linear: each jump walks left only over
+  // characters the regex has not passed yet. (A lookahead in the regex did the same in one pass,
+  // but retried it at every position of a long run without a separator: quadratic.)
   let pos = 0;
   let sep = -1;
   for (;;) {

@@ -43,7 +43,7 @@ export interface ActiveProject {
   userSwitch?: string;
   /**
    * Set when, after its newest tool-call evidence for this project, the agent called a skill
-   * that is not a project skill (design note 004, case 4): the newest such skill's name.
+   * that is not a project skill (docs/projects.md, case 4): the newest such skill's name.
    */
   switchedToSkill?: string;
 }

@@ -1,7 +1,7 @@
 /**
  * Types of the JSON Claude Code pipes to a command hook and of what a hook
  * answers. Shapes follow `@anthropic-ai/claude-agent-sdk` `sdk.d.ts` as
- * summarised in `shared/claude-code-hooks.md`; every optional field may be
+ * summarised in docs/hooks.md; every optional field may be
  * missing on older clients, so handlers must not trust any of them.
  *
  * @module

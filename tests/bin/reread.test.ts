@@ -1,4 +1,4 @@
-// The smoke tests of design note 002, against the compiled binaries: the handler chain (register,
+// The smoke tests of the dispatch workflow (docs/dispatch.md), against the compiled binaries: the handler chain (register,
 // PreCompact, PreToolUse denies once, then silent, Stop failsafe, then silent), the worker chain
 // (the dispatch file is named; a Read of it passes) and a regular session (silent throughout).
 import { describe, test } from "node:test";
@@ -48,7 +48,7 @@ function sandbox(): {
 
 const bash = { tool_name: "Bash", tool_input: { command: "git status" } };
 
-describe("handler and worker sessions on the binaries (design note 002)", () => {
+describe("dispatch sessions (handler and worker) on the binaries", () => {
   test("handler chain: register, compact, the first tool call is denied once, the second passes", () => {
     const s = sandbox();
     assert.equal(

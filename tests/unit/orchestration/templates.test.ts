@@ -236,7 +236,7 @@ describe("renderResumePrompt() (Template 1)", () => {
 });
 
 describe("renderCompactionAlert() (Template 2)", () => {
-  test("matches its golden file (the design note's QG-2 example) within 500 tokens", () => {
+  test("matches its golden file (the QG-2 example of docs/orchestration.md) within 500 tokens", () => {
     const text = renderCompactionAlert(checkpoint(), { checkpointPath: ".jerry/checkpoints/cx-001-checkpoint.json" });
     golden("template2.xml", text);
     assert.ok(countTokens(text) <= 500);

@@ -283,7 +283,7 @@ const CASES: GoldenCase[] = [
   { n: 10, source: "resume", state: null, mode: "startup", action: "display_menu" },
 ];
 
-describe("projectSessionStart() golden cases (design note 004)", () => {
+describe("projectSessionStart() golden cases (docs/projects.md, the ten cases)", () => {
   for (const c of CASES) {
     test(`case ${c.n}: ${c.source} ${c.state?.project ?? "without a project"} gives ${c.mode} with ${c.action}`, async () => {
       const env = setup();
@@ -467,7 +467,7 @@ describe("projectSessionStart() state handling", () => {
   });
 });
 
-describe("projectSessionStart() failure paths (design note 000)", () => {
+describe("projectSessionStart() failure paths (docs/projects.md)", () => {
   const failures: { name: string; extra?: string[]; state?: StateSpec; raw?: string; reason: string; mode?: string }[] =
     [
       { name: "an invalid state file", raw: "{not json", reason: "invalid-state" },
@@ -715,7 +715,7 @@ describe("projectSessionStart() budget and layout", () => {
 });
 
 describe("detectSessionMode()", () => {
-  test("detectSessionMode() maps the ten cases of design note 004", () => {
+  test("detectSessionMode() maps the ten cases of docs/projects.md", () => {
     const d = (source: string, projectId: string | null, extra: Record<string, unknown> = {}) =>
       detectSessionMode({ source, projectId, ...extra });
     assert.equal(d("startup", null).case, 1);

@@ -156,6 +156,7 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
       return 1;
     }
   }
+  if (!dryRun) io.out(whatTheAgentGets(workflows));
   const other = settingsPath({ user: !user, projectDir }, env.homeDir);
   if (resolve(other) !== resolve(file)) warnTwice(io, other, user ? "" : " --user", user ? projectDir : undefined);
   if (opts.flags.has("--write-config")) {
@@ -174,6 +175,21 @@ function printFindings(io: CliIo, findings: WorkflowFinding[]): void {
   } else {
     io.out(`Workflows: ${used.map((f) => `${f.workflow} (${f.evidence})`).join(", ")}\n`);
   }
+}
+
+/** What each workflow adds after a compaction, on top of the everyday element. */
+const WORKFLOW_CONTEXT: Readonly<Record<Workflow, string>> = {
+  projects: "the active project's context (<nexus-context>)",
+  orchestration: "the orchestration run's compaction alert",
+  dispatch: "the worker's dispatch pointer",
+};
+
+/** One line on what the registered hooks give the agent, so the install says what it bought. */
+function whatTheAgentGets(workflows: Workflow[]): string {
+  const extra = workflows.map((w) => WORKFLOW_CONTEXT[w]);
+  return `After each compaction the agent gets its open tasks, your latest requests and the files it edited (<session-context>)${
+    extra.length ? `, plus ${extra.join(", ")}` : ""
+  }; workflows: ${workflows.join(", ") || "none (the everyday layer only)"}; rehydrate status shows it\n`;
 }
 
 function summary(plan: { added: string[]; updated: string[]; removed: string[]; kept: string[] }): string {

@@ -13,6 +13,9 @@ import {
   type WorkflowFinding,
 } from "./_install_detect.ts";
 import { checkpointFiles, newestTranscript, readJson, safeList } from "./_doctor_files.ts";
+import { currentSessionSnapshot } from "../session/current_snapshot.ts";
+import { renderSessionElement } from "../session/session_element.ts";
+import { isOpenTask } from "../session/tasks.ts";
 
 /** What `rehydrate status --json` prints. */
 export interface StatusReport {
@@ -40,29 +43,53 @@ export interface StatusReport {
     percent: number;
     source: string;
   } | null;
+  /**
+   * The everyday `<session-context>` the latest session would get after its next compaction,
+   * rendered from its saved snapshot or one built now from the transcript (never saved), or null
+   * when there is no transcript. The workflows' own context comes on top of it.
+   */
+  nextCompaction: {
+    /** The element, "" when the session holds nothing to say. */
+    element: string;
+    /** Its budget: `budget.maxChars`, or 3,000 beside a project workspace. */
+    maxChars: number;
+    /** True when built now from the transcript; false when PreCompact's saved snapshot is current. */
+    rebuilt: boolean;
+    openTasks: number;
+    userRequests: number;
+    editedFiles: number;
+  } | null;
 }
 
-const HELP = `Usage: rehydrate status [--project DIR] [--json]
+/** The everyday element's share beside a project workspace (as SessionStart gives it). */
+const SESSION_SHARE = 3000;
+
+const HELP = `Usage: rehydrate status [--project DIR] [--json] [--verbose]
 
 What rehydrate knows about a project right now: the workflows detected, the
 last detection PreCompact saved (active project and confidence), checkpoints
-not acknowledged yet, re-read markers waiting, and how full the context window
-of the newest session is.
+not acknowledged yet, re-read markers waiting, how full the context window
+of the newest session is, and what the agent would get after its next
+compaction (the <session-context> element; nothing is written).
 
 Options:
   --project DIR   the project (default: the current directory)
-  --json          print it as JSON
+  --json          print it as JSON (with the element)
+  --verbose       also print the <session-context> element
   -h, --help      show this help
 
 Examples:
   rehydrate status
   rehydrate status --project ~/work/site --json
+  rehydrate status --verbose
 `;
 
 /**
  * `rehydrate status`: prints the detected workflows, the last detection and its confidence, the
- * pending (unacknowledged) checkpoints, the pending re-read markers and the context fill of the
- * newest session. Reads only; returns 0, or 2 on a usage error.
+ * pending (unacknowledged) checkpoints, the pending re-read markers, the context fill of the
+ * newest session and the `<session-context>` it would get after its next compaction (with
+ * `--verbose`, the element itself). Reads only, never writes state; returns 0, or 2 on a usage
+ * error.
  *
  * @example
  * ```ts
@@ -75,7 +102,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     io.out(HELP);
     return 0;
   }
-  const opts = readOptions(args, { flags: ["--json"], values: ["--project"] });
+  const opts = readOptions(args, { flags: ["--json", "--verbose"], values: ["--project"] });
   if (opts.error) {
     io.err(`rehydrate status: ${opts.error}; run rehydrate status --help\n`);
     return 2;
@@ -95,6 +122,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     pendingCheckpoints: [],
     pendingMarkers: [],
     latestSession: null,
+    nextCompaction: null,
   };
 
   const stateFile = join(projectDir, config.projects.stateFile);
@@ -150,6 +178,26 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
       percent: Math.round(fill.fraction * 1000) / 10,
       source: fill.source,
     };
+    const maxChars = Math.min(
+      config.budget.maxChars,
+      10_000,
+      report.workflows.some((f) => f.workflow === "projects" && f.used) ? SESSION_SHARE : Infinity,
+    );
+    const current = currentSessionSnapshot(dir, transcript.path, {
+      sessionId,
+      cwd: projectDir,
+      budgetBytes: config.transcript.scanBudgetBytes,
+      save: false,
+    });
+    const snap = current.snapshot;
+    report.nextCompaction = {
+      element: renderSessionElement(snap, { maxChars }),
+      maxChars,
+      rebuilt: current.rebuilt,
+      openTasks: snap.tasks.filter(isOpenTask).length,
+      userRequests: snap.user_requests.length,
+      editedFiles: snap.edited_files_total,
+    };
   }
 
   if (opts.flags.has("--json")) {
@@ -192,7 +240,24 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
       }${s.source === "none" ? ", no usage yet" : ""}\n`
       : "Latest session: no transcript for this project yet\n",
   );
+  const n = report.nextCompaction;
+  if (n) {
+    io.out(
+      n.element
+        ? `After the next compaction: <session-context> of ${n.element.length} characters (${
+          count(n.openTasks, "open task")
+        }, ${count(n.userRequests, "request")}, ${count(n.editedFiles, "edited file")}; ${
+          n.rebuilt ? "built now from the transcript" : "from PreCompact's snapshot"
+        })${opts.flags.has("--verbose") ? ":" : "; --verbose prints it"}\n`
+        : "After the next compaction: no <session-context>, the session holds no task, request or file yet\n",
+    );
+    if (n.element && opts.flags.has("--verbose")) io.out(n.element + "\n");
+  }
   return 0;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function record(v: unknown): Record<string, unknown> | null {

@@ -18,6 +18,8 @@ export type DeliveryChannel = "session-start" | "user-prompt-submit";
  * did not run or saw no workflow): a record with a new id is made and
  * claimed at once. Null also when the session id or compaction id is not a
  * plain id. Throws when the state directory is unsafe; hooks fail open.
+ * The debug log says "claimed" here; the caller logs whether it printed
+ * anything ("delivered by <channel>: N characters" or "nothing to print").
  *
  * @example
  * ```ts
@@ -73,6 +75,6 @@ export function recordDelivery(ctx: HookContext, compactionId: string | null, ch
       return null;
     }
   }
-  ctx.log(`delivery: compaction ${id} delivered by ${channel}`);
+  ctx.log(`delivery: compaction ${id} claimed by ${channel}`);
   return id;
 }

@@ -48,6 +48,7 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
       cwd: input.cwd,
     }, { now: ctx.now }));
 
+  let claimed: string | null = null;
   if (source === "compact" || source === "resume" || source === "fork") {
     // The compaction record is read once for both questions; recordDelivery reads it again after
     // its claim, on purpose (a PreCompact may have replaced it in between).
@@ -58,7 +59,7 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
       ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
       return null;
     }
-    const claimed = guard(ctx, "delivery", () => recordDelivery(ctx, pending?.compactionId ?? null, "session-start"));
+    claimed = guard(ctx, "delivery", () => recordDelivery(ctx, pending?.compactionId ?? null, "session-start"));
     if (claimed === null) {
       ctx.log(`${source}: this compaction's context was delivered already`);
       return null;
@@ -90,6 +91,14 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
     : null;
   if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
   const context = joinWithin([session, dispatch, orchestration, project?.additionalContext], maxChars);
+  // recordDelivery logged the claim; "delivered" only once something is printed.
+  if (claimed !== null) {
+    ctx.log(
+      context
+        ? `delivery: compaction ${claimed} delivered by session-start: ${context.length} characters`
+        : `delivery: compaction ${claimed} claimed by session-start, nothing to print`,
+    );
+  }
   if (!context) return null;
   return { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
 };

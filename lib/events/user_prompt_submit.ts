@@ -36,7 +36,9 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   const parts: (string | null | undefined)[] = [];
   const config = ctx.config();
   const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
-  if (pending && guard(ctx, "delivery", () => recordDelivery(ctx, pending.compactionId, "user-prompt-submit"))) {
+  const claimed = pending &&
+    guard(ctx, "delivery", () => recordDelivery(ctx, pending.compactionId, "user-prompt-submit"));
+  if (claimed) {
     ctx.log(`re-delivering compaction ${pending.compactionId}: SessionStart did not`);
     const projects = usesProjectsLayout(ctx.projectDir, config);
     // The whole short form stays within SHORT_FORM_CHARS; beside a project the everyday part is smaller.
@@ -57,6 +59,16 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
     }
   }
   const maxChars = Math.min(config.budget.maxChars, 10_000);
+  // joinWithin keeps or skips each part in order, so the re-delivered parts alone join to what of
+  // them the reply holds: the log says "delivered" only for those characters, not the monitor's.
+  if (claimed) {
+    const redelivered = joinWithin(parts, maxChars);
+    ctx.log(
+      redelivered
+        ? `delivery: compaction ${claimed} delivered by user-prompt-submit: ${redelivered.length} characters`
+        : `delivery: compaction ${claimed} claimed by user-prompt-submit, nothing to print`,
+    );
+  }
   let quiet: QuietFacts | null = null;
   let spoke = false;
   if (mayUseOrchestration(ctx.projectDir, config)) {

@@ -440,6 +440,10 @@ describe("cliInstall() and cliUninstall()", () => {
     const c = collector();
     assert.equal(cliInstall(["--command", s.binary], c.io, env), 0, c.err());
     assert.match(c.out(), /Workflows: orchestration \(1 run\(s\), e\.g\. projects\/PROJ-001\/ORCHESTRATION\.yaml\)/);
+    assert.match(
+      c.out(),
+      /^After each compaction the agent gets its open tasks, your latest requests and the files it edited \(<session-context>\), plus the orchestration run's compaction alert; workflows: orchestration; rehydrate status shows it$/m,
+    );
     const file = join(s.project, ".claude", "settings.json");
     const first = readFileSync(file, "utf8");
     assert.deepEqual(Object.keys(JSON.parse(first).hooks), [
@@ -452,6 +456,7 @@ describe("cliInstall() and cliUninstall()", () => {
     const again = collector();
     assert.equal(cliInstall(["--command", s.binary], again.io, env), 0);
     assert.match(again.out(), /Already installed in /);
+    assert.match(again.out(), /^After each compaction the agent gets .*; workflows: orchestration; /m);
     assert.equal(readFileSync(file, "utf8"), first);
     assert.deepEqual(readdirSync(join(s.project, ".claude")).sort(), ["settings.json"]);
   });
@@ -463,7 +468,9 @@ describe("cliInstall() and cliUninstall()", () => {
     const file = join(s.project, ".claude", "settings.json");
     const original = fixture("odd-formatting.json");
     writeFileSync(file, original);
-    assert.equal(cliInstall(["--command", s.binary, "--workflows", "dispatch"], collector().io, env), 0);
+    const installed = collector();
+    assert.equal(cliInstall(["--command", s.binary, "--workflows", "dispatch"], installed.io, env), 0);
+    assert.match(installed.out(), /\(<session-context>\), plus the worker's dispatch pointer; workflows: dispatch; /);
     assert.equal(readFileSync(join(s.project, ".claude", "settings.json.bak-20260304T050607Z"), "utf8"), original);
     assert.notEqual(readFileSync(file, "utf8"), original);
     const c = collector();
@@ -486,6 +493,7 @@ describe("cliInstall() and cliUninstall()", () => {
     assert.match(c.out(), /^\+\+\+ b\/\.claude\/settings\.json$/m);
     assert.match(c.out(), /^\+ {12}"command": "[^"]*rehydrate pre-compact",$/m);
     assert.match(c.out(), /Would write .*rehydrate\.json|would write .*rehydrate\.json/);
+    assert.ok(!c.out().includes("After each compaction"), "a dry run registers nothing");
     assert.equal(existsSync(join(s.project, ".claude")), false);
   });
 

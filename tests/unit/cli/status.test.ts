@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliStatus, type StatusReport } from "../../../lib/cli/status.ts";
@@ -69,6 +69,7 @@ describe("cliStatus()", () => {
     assert.deepEqual(report.pendingCheckpoints, []);
     assert.deepEqual(report.pendingMarkers, []);
     assert.equal(report.latestSession, null);
+    assert.equal(report.nextCompaction, null);
   });
 
   test("cliStatus() reports the last detection, unacknowledged checkpoints and waiting re-read markers", () => {
@@ -146,6 +147,49 @@ describe("cliStatus()", () => {
       status(s, []).out,
       new RegExp(`^Latest session: ${SESSION}: 50000 of 1000000 tokens \\(5%\\), model claude-opus-4-6\\[1m\\]$`, "m"),
     );
+  });
+
+  test("cliStatus() shows the <session-context> the next compaction would inject and writes no state", () => {
+    const s = setup();
+    const dir = join(s.home, ".claude", "projects", sanitizeProjectPath(s.project));
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(FIX, "session", "everyday.jsonl"), join(dir, `${SESSION}.jsonl`));
+    const report: StatusReport = JSON.parse(status(s).out);
+    const next = report.nextCompaction!;
+    assert.match(next.element, /^<session-context source="rehydrate"/);
+    assert.match(next.element, /<\/session-context>$/);
+    assert.equal(next.rebuilt, true);
+    assert.equal(next.maxChars, 9500);
+    assert.ok(next.openTasks > 0 && next.userRequests > 0 && next.editedFiles > 0);
+    assert.ok(next.element.length <= next.maxChars);
+
+    const text = status(s, []).out;
+    const line = new RegExp(
+      `^After the next compaction: <session-context> of ${next.element.length} characters \\(${next.openTasks} open tasks?, ` +
+        `${next.userRequests} requests?, ${next.editedFiles} edited files?; built now from the transcript\\)`,
+      "m",
+    );
+    assert.match(text, line);
+    assert.match(text, /; --verbose prints it$/m);
+    assert.ok(!text.includes("<session-context source"), "the element only with --verbose");
+    const verbose = status(s, ["--verbose"]).out;
+    // Built now each time: only its saved-at differs from the --json run's.
+    const strip = (t: string) => t.replace(/saved-at="[^"]*"/, "");
+    assert.ok(strip(verbose).includes(`; built now from the transcript):\n${strip(next.element)}\n`));
+    assert.equal(
+      existsSync(s.state) ? readdirSync(s.state, { recursive: true }).length : 0,
+      0,
+      "status writes no state",
+    );
+  });
+
+  test("cliStatus() says when the session has nothing for the next compaction", () => {
+    const s = setup();
+    const dir = join(s.home, ".claude", "projects", sanitizeProjectPath(s.project));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${SESSION}.jsonl`), assistantRow(1000, 0));
+    assert.equal((JSON.parse(status(s).out) as StatusReport).nextCompaction?.element, "");
+    assert.match(status(s, ["--verbose"]).out, /^After the next compaction: no <session-context>, /m);
   });
 
   test("cliStatus() answers --help with examples and refuses a missing project with one line and exit 2", () => {

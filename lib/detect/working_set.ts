@@ -11,6 +11,7 @@ import {
   resolvePath,
   textPathTokens,
 } from "./_paths.ts";
+import { projectBoundary } from "./project_boundary.ts";
 
 /** Why a file is in the working set, strongest first. */
 export type WorkingSetReason =
@@ -34,6 +35,12 @@ export interface WorkingSetItem {
   score: number;
   /** Why it is here, strongest first, each once. */
   reasons: WorkingSetReason[];
+  /**
+   * True when the agent's own tool call read or edited it (a file tool of the main chain, an edit
+   * Claude Code tracks, a file the client attached: the `edited` and `read` reasons); false when
+   * it was only named (text, tool results, search and shell arguments, subagents).
+   */
+  touched: boolean;
 }
 
 /**
@@ -83,7 +90,14 @@ export interface WorkingSetOptions {
   halfLife?: number;
   /** Directory for relative paths when the rows carry no `cwd`. Default: none (kept relative). */
   cwd?: string;
-  /** Paths inside this directory are returned relative to it. Default: all absolute. */
+  /**
+   * The project: paths inside it are returned relative to it, and a file outside it is left out
+   * unless the agent's own tool call read or edited it ({@linkcode WorkingSetItem.touched}), so a
+   * path only named (`../.npmrc` in a tool's output) never becomes a project file. Outside means
+   * by the path's text once `..` is resolved, and, when the directory exists on disk, by its real
+   * path (a link out of the project); a recorded session whose folder is gone is judged by the
+   * text alone. Default: none (nothing left out, all absolute).
+   */
   projectDir?: string;
   /**
    * Files scoring below this share of the best file's score are left out, even when the cap is
@@ -417,11 +431,15 @@ export function workingSet(
 
   const noise = rule("noise");
   const outside = rule("outside") ? sessionFolders(evidence, fallbackCwd) : [];
-  const projectDir = options.projectDir === undefined ? undefined : normalizePath(options.projectDir);
+  const projectDir = options.projectDir === undefined || options.projectDir === ""
+    ? undefined
+    : normalizePath(options.projectDir);
+  const boundary = projectDir === undefined ? undefined : projectBoundary(projectDir);
   const ranked: [string, Candidate][] = [];
   for (const entry of candidates) {
     const [path, c] = entry;
     if (!c.file && !looksLikeFile(path)) continue;
+    if (boundary !== undefined && !isTouched(c.reasons) && !boundary.inside(path)) continue;
     if (isNoisePath(path, evidence.transcript)) continue;
     if (noise && !c.file && isLowValuePath(path)) continue;
     if (outside.length > 0 && !c.reasons.has("edited") && !isInside(path, outside)) {
@@ -442,8 +460,13 @@ export function workingSet(
   const floor = ranked.length === 0 ? 0 : ranked[0][1].score * minShare;
   const exists = options.exists;
   let checks = MAX_EXISTS_CHECKS;
+  let links = limit + MAX_EXISTS_CHECKS;
   for (const [path, c] of ranked) {
     if (out.length >= limit || c.score < floor) break;
+    const touched = isTouched(c.reasons);
+    // A link in the project may lead out of it: enough files are asked to fill the list and
+    // replace some left out; past that, what was only named is left out unchecked.
+    if (boundary !== undefined && !touched && (links-- <= 0 || !boundary.resolvesInside(path))) continue;
     if (exists !== undefined && checks > 0) {
       checks--;
       if (exists(path) === false && !isPlanned(c.reasons)) continue;
@@ -451,7 +474,7 @@ export function workingSet(
     const shown = projectDir !== undefined && path.startsWith(projectDir + "/")
       ? path.slice(projectDir.length + 1)
       : path;
-    out.push({ path: shown, score: round3(c.score), reasons: REASON_ORDER.filter((r) => c.reasons.has(r)) });
+    out.push({ path: shown, score: round3(c.score), reasons: REASON_ORDER.filter((r) => c.reasons.has(r)), touched });
   }
   return out;
 }
@@ -698,6 +721,11 @@ const PLANNED: readonly WorkingSetReason[] = ["todo", "plan", "user-request"];
 
 function isPlanned(reasons: ReadonlySet<WorkingSetReason>): boolean {
   return PLANNED.some((r) => reasons.has(r));
+}
+
+/** Only the main chain's file tools, tracked edits and attachments give these reasons, never a mention. */
+function isTouched(reasons: ReadonlySet<WorkingSetReason>): boolean {
+  return reasons.has("edited") || reasons.has("read");
 }
 
 function resolveMention(token: string, cwd: string | undefined, known: PathIndex, suffix: boolean): string | null {

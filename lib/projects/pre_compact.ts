@@ -2,6 +2,7 @@ import { lstatSync, realpathSync, statSync } from "../node/fs.ts";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { detectWorkspace } from "../detect/workspace.ts";
+import { projectBoundary } from "../detect/project_boundary.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { ensureDirInside } from "../state/ensure_dir_inside.ts";
 import { readManifest } from "./read_manifest.ts";
@@ -83,10 +84,16 @@ export function projectPreCompact(
   });
   const active = chosen.id === null ? null : { id: chosen.id, confidence: chosen.confidence };
   const fromTranscript = chosen.method === "transcript";
-  // Kept from the previous save when this read found nothing to replace them with.
-  const workingSet = detection.workingSet.length > 0 || fromTranscript
+  // Kept from the previous save when this read found nothing to replace them with; an older
+  // version's save may name files outside the project the agent never touched: left out.
+  const boundary = projectBoundary(ctx.projectDir);
+  const kept = detection.workingSet.length > 0 || fromTranscript
     ? detection.workingSet
-    : previous?.working_set ?? [];
+    : (previous?.working_set ?? []).filter((w) =>
+      boundary.inside(w.path) || w.reasons.includes("edited") || w.reasons.includes("read")
+    );
+  // The state file's entries are `{ path, score, reasons }` (schemas/precompact_state.v1.json).
+  const workingSet = kept.map(({ path, score, reasons }) => ({ path, score, reasons }));
   const lastCalls = detection.lastToolCalls.length > 0 || fromTranscript
     ? detection.lastToolCalls
     : previous?.last_tool_calls ?? [];
@@ -131,8 +138,10 @@ export function projectPreCompact(
   if (projectPath && steps) rereadFiles.push(join(projectPath, steps.file));
   for (const item of workingSet) {
     const abs = isAbsolute(item.path) ? item.path : resolve(ctx.projectDir, item.path);
-    // Files only named (a todo to create one) are kept in the working set, not in what to re-read.
-    if (!rereadFiles.includes(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) rereadFiles.push(abs);
+    // Files only named (a todo to create one) are kept in the working set, not in what to re-read;
+    // so are files outside the project, even those the agent read itself: these are project files.
+    if (rereadFiles.includes(abs) || !boundary.resolvesInside(abs)) continue;
+    if (statSync(abs, { throwIfNoEntry: false })?.isFile()) rereadFiles.push(abs);
   }
 
   const lines: string[] = [];

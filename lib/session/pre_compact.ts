@@ -1,4 +1,5 @@
 import type { HookContext } from "../hook/handle_hook.ts";
+import { projectBoundary } from "../detect/project_boundary.ts";
 import { buildSessionSnapshot, type SessionSnapshot } from "./snapshot.ts";
 import { writeSessionSnapshot } from "./snapshot_file.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
@@ -9,7 +10,10 @@ export interface SessionPreCompact {
   snapshot: SessionSnapshot;
   /** Plain text for the summarizer (at most 1,500 characters); "" when there is nothing to keep. */
   summaryInstructions: string;
-  /** The files to re-read when `reread.enforce` is true: the edited ones, newest first (at most 6). */
+  /**
+   * The files to re-read when `reread.enforce` is true: the edited ones inside the project (by
+   * their real path), newest first (at most 6).
+   */
   rereadFiles: string[];
   /** One line on the open work, for the re-read reason; "" when no task is open. */
   rereadReason: string;
@@ -35,9 +39,10 @@ export function sessionPreCompact(
 ): SessionPreCompact | null {
   const input = ctx.input;
   if (ctx.sessionKey === null || typeof input.transcript_path !== "string" || input.transcript_path === "") return null;
+  const cwd = typeof input.cwd === "string" ? input.cwd : ctx.projectDir;
   const snapshot = buildSessionSnapshot(input.transcript_path, {
     sessionId: input.session_id,
-    cwd: typeof input.cwd === "string" ? input.cwd : ctx.projectDir,
+    cwd,
     trigger: typeof input.trigger === "string" ? input.trigger : null,
     builtBy: "pre-compact",
     budgetBytes: ctx.config().transcript.scanBudgetBytes,
@@ -46,12 +51,19 @@ export function sessionPreCompact(
   writeSessionSnapshot(ctx.stateDir(), snapshot);
   const open = snapshot.tasks.filter(isOpenTask);
   const task = open.find((t) => t.status === "in_progress") ?? open[0];
+  // The agent may edit files outside the project; the deny asks to re-read project files only.
+  const boundary = projectBoundary(ctx.projectDir);
+  const rereadFiles: string[] = [];
+  for (const f of snapshot.edited_files) {
+    if (rereadFiles.length >= 6) break;
+    if (boundary.resolvesInside(f.path, cwd)) rereadFiles.push(f.path);
+  }
   return {
     snapshot,
     summaryInstructions: summarizerInstructions(snapshot, {
       maxChars: Math.min(MAX_SUMMARIZER_CHARS, options.maxChars ?? MAX_SUMMARIZER_CHARS),
     }),
-    rereadFiles: snapshot.edited_files.slice(0, 6).map((f) => f.path),
+    rereadFiles,
     rereadReason: task?.subject ? `Your open task: ${JSON.stringify(task.subject.slice(0, 200))}.` : "",
   };
 }

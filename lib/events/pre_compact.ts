@@ -60,7 +60,8 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
   const session = guard(
     ctx,
     "session",
-    () => sessionPreCompact(ctx, { maxChars: PRECOMPACT_MAX_CHARS - workflowChars - 2 }),
+    () =>
+      sessionPreCompact(ctx, { maxChars: PRECOMPACT_MAX_CHARS - workflowChars - 2, workingSet: project?.workingSet }),
   );
   if (session?.summaryInstructions) instructions.unshift(session.summaryInstructions.trimEnd());
   if (session) {

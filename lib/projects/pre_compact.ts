@@ -24,6 +24,8 @@ export interface ProjectPreCompactResult {
   summaryInstructions: string;
   /** Absolute paths the agent should re-read after compaction, best first. */
   rereadFiles: string[];
+  /** The working set as saved, best first (the everyday layer takes it instead of ranking again). */
+  workingSet: { path: string; score: number; reasons: string[] }[];
   /** Where the state went: the per-session copy, and the flat workspace file when it could be written. */
   written: { session: string | null; flat: string | null };
 }
@@ -172,7 +174,7 @@ export function projectPreCompact(
       summaryInstructions = summaryInstructions.slice(0, MAX_INSTRUCTIONS - 1) + "…";
     }
   }
-  return { state: safe, summaryInstructions, rereadFiles, written };
+  return { state: safe, summaryInstructions, rereadFiles, written, workingSet };
 }
 
 /** This session's state from its previous compaction, or null (none, or not valid). */

@@ -1,5 +1,6 @@
 import type { HookContext } from "../hook/handle_hook.ts";
 import { projectBoundary } from "../detect/project_boundary.ts";
+import { detectWorkspace } from "../detect/workspace.ts";
 import { buildSessionSnapshot, type SessionSnapshot } from "./snapshot.ts";
 import { writeSessionSnapshot } from "./snapshot_file.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
@@ -24,7 +25,8 @@ export interface SessionPreCompact {
  * transcript tail (open tasks, the user's latest requests, edited files, working set, branch),
  * saves it in the private state directory (never in the repository) and returns the summarizer
  * instructions that ask to keep the open tasks, the latest request and the files by name, within
- * `options.maxChars` (at most 1,500, the default).
+ * `options.maxChars` (at most 1,500, the default). `options.workingSet` is the working set a
+ * workflow's detection already ranked over the same transcript.
  * Throws on an unsafe state directory or an unwritable snapshot: the hook fails open.
  *
  * @example
@@ -35,7 +37,7 @@ export interface SessionPreCompact {
  */
 export function sessionPreCompact(
   ctx: HookContext<"PreCompact">,
-  options: { maxChars?: number } = {},
+  options: { maxChars?: number; workingSet?: readonly { path: string; reasons: readonly string[] }[] } = {},
 ): SessionPreCompact | null {
   const input = ctx.input;
   if (ctx.sessionKey === null || typeof input.transcript_path !== "string" || input.transcript_path === "") return null;
@@ -47,6 +49,12 @@ export function sessionPreCompact(
     builtBy: "pre-compact",
     budgetBytes: ctx.config().transcript.scanBudgetBytes,
     now: ctx.now,
+    // Ranked by the detector's lazy pass (it parses only the rows that can matter), or handed over
+    // by a workflow that ran it already: the rows are never ranked twice in one PreCompact.
+    workingSet: options.workingSet ?? detectWorkspace(input.transcript_path, {
+      budgetBytes: ctx.config().transcript.scanBudgetBytes,
+      projectDir: ctx.projectDir,
+    }).workingSet,
   });
   writeSessionSnapshot(ctx.stateDir(), snapshot);
   const open = snapshot.tasks.filter(isOpenTask);

@@ -97,6 +97,11 @@ export interface BuildSessionSnapshotOptions {
   git?: GitBranch | null;
   /** Files in the working set. Default 10, at most 50. */
   workingSetSize?: number;
+  /**
+   * The working set when the caller has it already (PreCompact's detection ran over the same
+   * transcript): it is used as it is and the rows are not ranked a second time. Default: ranked here.
+   */
+  workingSet?: readonly { path: string; reasons: readonly string[] }[];
   /** Most tasks kept. Default 50, at most 200. */
   maxTasks?: number;
   /** Typed messages kept. Default 3, at most 10. */
@@ -210,7 +215,10 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   };
   let ranked: SnapshotWorkingSetItem[];
   try {
-    ranked = workingSet(shared, { limit: clamp(options.workingSetSize, 10, 50), cwd, projectDir: cwd }).map((item) => ({
+    const limit = clamp(options.workingSetSize, 10, 50);
+    ranked = (options.workingSet ?? workingSet(shared, { limit, cwd, projectDir: cwd })).slice(0, limit).map((
+      item,
+    ) => ({
       path: item.path,
       reasons: [...item.reasons],
     }));

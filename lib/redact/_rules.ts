@@ -162,7 +162,9 @@ function buildRules(): readonly RedactRule[] {
   // `mysql -pPASSWORD` (no space: with one, mysql prompts); only on a line that runs mysql or mariadb.
   const MYSQL_P = lazy(() => /(?<=[ \t])-p(["']?)([^\s"'-][^\s"']{0,255})\1(?=\s|$)/g);
   // `--password X`, `--api-key X`, `-token X`: a flag that names a secret, a space, then its value.
-  const FLAG_VALUE = lazy(() => /(?<![\w-])(--?[A-Za-z][\w-]{0,48})([ \t]+)(["']?)([^\s"'-][^\s"']{0,511})\3/g);
+  const FLAG_VALUE = lazy(() =>
+    /(?<![\w-])(--?(?=[A-Za-z])[\w-]{0,40}?(?:pass|pwd|secret|token|auth|credential|key)[\w-]{0,20})([ \t]+)(["']?)([^\s"'-][^\s"']{0,511})\3/gi
+  );
   // npm's `_authToken X`, `_auth X`, `_password X` (as `npm config set` takes them).
   const NPM_AUTH = lazy(() => /(?<![\w.])(_auth(?:Token)?|_password)([ \t]+)([^\s"'=][^\s"']{0,511})/g);
   const JWT = lazy(() => new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, "g"));

@@ -156,7 +156,7 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
       return 1;
     }
   }
-  if (!dryRun) io.out(whatTheAgentGets(workflows));
+  if (!dryRun) io.out(whatTheAgentGets(workflows, loaded.config.session.enabled !== false));
   const other = settingsPath({ user: !user, projectDir }, env.homeDir);
   if (resolve(other) !== resolve(file)) warnTwice(io, other, user ? "" : " --user", user ? projectDir : undefined);
   if (opts.flags.has("--write-config")) {
@@ -184,9 +184,19 @@ const WORKFLOW_CONTEXT: Readonly<Record<Workflow, string>> = {
   dispatch: "the worker's dispatch pointer",
 };
 
-/** One line on what the registered hooks give the agent, so the install says what it bought. */
-function whatTheAgentGets(workflows: Workflow[]): string {
+/**
+ * One line on what the registered hooks give the agent, so the install says what it bought; with
+ * `session.enabled: false` it promises only the workflows' context.
+ */
+function whatTheAgentGets(workflows: Workflow[], sessionLayer: boolean): string {
   const extra = workflows.map((w) => WORKFLOW_CONTEXT[w]);
+  if (!sessionLayer) {
+    return `After each compaction the agent gets ${
+      extra.length ? extra.join(", ") : "nothing from rehydrate"
+    } (the everyday layer is off: session.enabled is false); workflows: ${
+      workflows.join(", ") || "none"
+    }; rehydrate status shows it\n`;
+  }
   return `After each compaction the agent gets its open tasks, your latest requests and the files it edited (<session-context>)${
     extra.length ? `, plus ${extra.join(", ")}` : ""
   }; workflows: ${workflows.join(", ") || "none (the everyday layer only)"}; rehydrate status shows it\n`;

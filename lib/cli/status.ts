@@ -43,10 +43,12 @@ export interface StatusReport {
     percent: number;
     source: string;
   } | null;
+  /** False when the config turns the everyday layer off (`session.enabled: false`). */
+  sessionLayer: boolean;
   /**
    * The everyday `<session-context>` the latest session would get after its next compaction,
    * rendered from its saved snapshot or one built now from the transcript (never saved), or null
-   * when there is no transcript. The workflows' own context comes on top of it.
+   * when there is no transcript or the everyday layer is off. The workflows' own context comes on top of it.
    */
   nextCompaction: {
     /** The element, "" when the session holds nothing to say. */
@@ -122,6 +124,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     pendingCheckpoints: [],
     pendingMarkers: [],
     latestSession: null,
+    sessionLayer: config.session.enabled !== false,
     nextCompaction: null,
   };
 
@@ -178,6 +181,9 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
       percent: Math.round(fill.fraction * 1000) / 10,
       source: fill.source,
     };
+  }
+  if ("path" in transcript && report.latestSession && report.sessionLayer) {
+    const sessionId = report.latestSession.sessionId;
     const maxChars = Math.min(
       config.budget.maxChars,
       10_000,
@@ -187,6 +193,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
       sessionId,
       cwd: projectDir,
       budgetBytes: config.transcript.scanBudgetBytes,
+      userRequests: config.session.userRequests,
       save: false,
     });
     const snap = current.snapshot;
@@ -241,7 +248,9 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
       : "Latest session: no transcript for this project yet\n",
   );
   const n = report.nextCompaction;
-  if (n) {
+  if (!report.sessionLayer) {
+    io.out("After the next compaction: no <session-context>, the everyday layer is off (session.enabled: false)\n");
+  } else if (n) {
     io.out(
       n.element
         ? `After the next compaction: <session-context> of ${n.element.length} characters (${

@@ -22,6 +22,7 @@ export function defaultConfig(): RehydrateConfig {
     stateDir: null,
     budget: { maxChars: 9500, fileMaxChars: 3000 },
     transcript: { scanBudgetBytes: 8388608 },
+    session: { enabled: true, userRequests: 3 },
     projects: {
       enabled: "auto",
       root: "02-projects",

@@ -36,6 +36,13 @@ export interface RehydrateConfig {
     /** Most bytes read backwards from the transcript's end. */
     scanBudgetBytes: number;
   };
+  /** The everyday layer: the session snapshot and `<session-context>`, in every repository. */
+  session: {
+    /** False turns the layer off: no snapshot, no summarizer lines, no `<session-context>`. */
+    enabled: boolean;
+    /** The user's latest typed requests kept (0 to 10). */
+    userRequests: number;
+  };
   /** Project workspaces: precompact state and resume-context.md manifest. */
   projects: {
     enabled: TriState;

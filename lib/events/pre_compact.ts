@@ -56,8 +56,9 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
   }
   // The everyday layer, in every repository: its instructions come first, the workflows' follow.
   // All of it stays within PRECOMPACT_MAX_CHARS: the workflows' lines first, ours in what is left.
+  // `session.enabled: false` turns it off: no snapshot, no lines of ours, no edited files to re-read.
   const workflowChars = instructions.join("\n\n").length;
-  const session = guard(
+  const session = config.session.enabled === false ? null : guard(
     ctx,
     "session",
     () =>

@@ -77,8 +77,9 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
   let used = (dispatch?.length ?? 0) + (orchestration?.length ?? 0) + 4;
   // The everyday layer, in every repository, after a compaction: the base the workflows build on.
   // Beside a project's own document it keeps to a share of the budget.
+  // `session.enabled: false` turns it off.
   const delivering = source === "compact" || source === "resume" || source === "fork";
-  const session = delivering
+  const session = delivering && config.session.enabled !== false
     ? guard(
       ctx,
       "session",

@@ -42,7 +42,8 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
     ctx.log(`re-delivering compaction ${pending.compactionId}: SessionStart did not`);
     const projects = usesProjectsLayout(ctx.projectDir, config);
     // The whole short form stays within SHORT_FORM_CHARS; beside a project the everyday part is smaller.
-    const session = guard(
+    // `session.enabled: false` turns the everyday element off.
+    const session = config.session.enabled === false ? null : guard(
       ctx,
       "session",
       () => sessionContext(ctx, { maxChars: projects ? SESSION_SHORT_WITH_PROJECT : SESSION_SHORT_CHARS }),

@@ -48,6 +48,7 @@ export function sessionPreCompact(
     trigger: typeof input.trigger === "string" ? input.trigger : null,
     builtBy: "pre-compact",
     budgetBytes: ctx.config().transcript.scanBudgetBytes,
+    userRequests: ctx.config().session.userRequests,
     now: ctx.now,
     // Ranked by the detector's lazy pass (it parses only the rows that can matter), or handed over
     // by a workflow that ran it already: the rows are never ranked twice in one PreCompact.

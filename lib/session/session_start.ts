@@ -24,6 +24,7 @@ export function sessionContext(
     sessionId: input.session_id,
     cwd: typeof input.cwd === "string" ? input.cwd : ctx.projectDir,
     budgetBytes: ctx.config().transcript.scanBudgetBytes,
+    userRequests: ctx.config().session.userRequests,
     now: ctx.now,
   });
   if (problem) ctx.log(`session: ${problem}`);

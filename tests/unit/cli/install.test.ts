@@ -461,6 +461,26 @@ describe("cliInstall() and cliUninstall()", () => {
     assert.deepEqual(readdirSync(join(s.project, ".claude")).sort(), ["settings.json"]);
   });
 
+  test("cliInstall() promises no <session-context> when the project's config sets session.enabled: false", () => {
+    const s = setup();
+    mkdirSync(join(s.project, ".claude"), { recursive: true });
+    writeFileSync(join(s.project, ".claude", "rehydrate.json"), JSON.stringify({ session: { enabled: false } }));
+    const env = { cwd: s.project, homeDir: s.home, env: { HOME: s.home }, now: s.now };
+    const c = collector();
+    assert.equal(cliInstall(["--command", s.binary], c.io, env), 0, c.err());
+    assert.match(
+      c.out(),
+      /^After each compaction the agent gets the orchestration run's compaction alert \(the everyday layer is off: session\.enabled is false\); workflows: orchestration; rehydrate status shows it$/m,
+    );
+    assert.ok(!c.out().includes("<session-context>"));
+    const none = collector();
+    assert.equal(cliInstall(["--command", s.binary, "--workflows", ""], none.io, env), 0, none.err());
+    assert.match(
+      none.out(),
+      /^After each compaction the agent gets nothing from rehydrate \(the everyday layer is off/m,
+    );
+  });
+
   test("cliInstall() backs the old file up before changing it, and cliUninstall() restores its text", () => {
     const s = setup();
     const env = { cwd: s.project, homeDir: s.home, env: { HOME: s.home }, now: s.now };

@@ -183,6 +183,31 @@ describe("cliStatus()", () => {
     );
   });
 
+  test("cliStatus() says the everyday layer is off when session.enabled is false, and keeps session.userRequests", () => {
+    const s = setup();
+    const dir = join(s.home, ".claude", "projects", sanitizeProjectPath(s.project));
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(FIX, "session", "everyday.jsonl"), join(dir, `${SESSION}.jsonl`));
+    mkdirSync(join(s.project, ".claude"), { recursive: true });
+    const config = join(s.project, ".claude", "rehydrate.json");
+    writeFileSync(config, JSON.stringify({ session: { userRequests: 1 } }));
+    let report: StatusReport = JSON.parse(status(s).out);
+    assert.equal(report.sessionLayer, true);
+    assert.equal(report.nextCompaction?.userRequests, 1);
+
+    writeFileSync(config, JSON.stringify({ session: { enabled: false } }));
+    report = JSON.parse(status(s).out);
+    assert.equal(report.sessionLayer, false);
+    assert.equal(report.nextCompaction, null);
+    assert.ok(report.latestSession !== null, "the session itself is still reported");
+    const text = status(s, ["--verbose"]).out;
+    assert.match(
+      text,
+      /^After the next compaction: no <session-context>, the everyday layer is off \(session\.enabled: false\)$/m,
+    );
+    assert.ok(!text.includes("<session-context source"));
+  });
+
   test("cliStatus() says when the session has nothing for the next compaction", () => {
     const s = setup();
     const dir = join(s.home, ".claude", "projects", sanitizeProjectPath(s.project));

@@ -7,12 +7,10 @@ import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
 import { guard } from "./_guard.ts";
 import { projectPreCompact } from "../projects/pre_compact.ts";
+import { safeId } from "../projects/safe_name.ts";
 import { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
 import { sessionPreCompact } from "../session/pre_compact.ts";
 import { sweepSessionSnapshots } from "../session/snapshot_file.ts";
-
-/** A project id that may stand in one of our sentences: a folder name of plain characters. */
-const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** What PreCompact prints at most: the summarizer reads it with its own instructions. */
 const PRECOMPACT_MAX_CHARS = 2500;
@@ -47,7 +45,7 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
         kind: "project",
         files: project.rereadFiles.slice(0, 6),
         // Only an id of the strict project grammar goes into our sentence (docs/projects.md).
-        reason: PROJECT_ID.test(id) ? `You were working on the project ${id}.` : "You were working on a project.",
+        reason: `You were working on ${safeId(id, "") ? `the project ${id}` : "a project"}.`,
       };
     }
   }

@@ -15,7 +15,8 @@ import { chooseProject } from "./_detection_chain.ts";
 import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { validateSchema } from "../schema/validate_schema.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
-import { quoteText, safeId, safePath } from "./_quote.ts";
+import { quoteLine } from "../redact/quote_line.ts";
+import { safeId, safePath } from "./safe_name.ts";
 
 /** What the project workflow saved before a compaction. */
 export interface ProjectPreCompactResult {
@@ -161,21 +162,21 @@ export function projectPreCompact(
     const root = safePath(p.root, "");
     lines.push(
       `The agent is working on ${id ? `the project ${id}` : "a project"}${
-        phase ? ` (phase: ${quoteText(String(phase), 60)})` : ""
+        phase ? ` (phase: ${quoteLine(String(phase), 62)})` : ""
       }${id && root ? ` in ${root}/${id}/` : ""}.`,
     );
     if (steps?.currentTask) {
       lines.push(
-        `Its current task is ${quoteText(steps.currentTask, 300)} (${steps.checked}/${steps.total} steps done).`,
+        `Its current task is ${quoteLine(steps.currentTask, 302)} (${steps.checked}/${steps.total} steps done).`,
       );
     }
     if (manifest?.ok && typeof manifest.data.next_action === "string") {
-      lines.push(`The next action is the ${quoteText(manifest.data.next_action, 120)} skill.`);
+      lines.push(`The next action is the ${quoteLine(manifest.data.next_action, 122)} skill.`);
     }
   }
   let summaryInstructions = "";
   const head = [HEAD, ...lines].join("\n");
-  const ws = workingSet.slice(0, 8).map((w) => quoteText(w.path, 160));
+  const ws = workingSet.slice(0, 8).map((w) => quoteLine(w.path, 162));
   let files = "";
   for (const q of ws) {
     const next = `${files === "" ? FILES : files + ", "}${q}`;

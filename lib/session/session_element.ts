@@ -2,7 +2,7 @@ import { redact } from "../redact/redact.ts";
 import { renderXml } from "../xml/render_xml.ts";
 import { type XmlAttrs, type XmlAttrValue, type XmlChild, xmlElement } from "../xml/xml_element.ts";
 import { xmlRaw } from "../xml/xml_raw.ts";
-import { cutText } from "./_text.ts";
+import { cutText } from "../redact/quote_line.ts";
 import type { SessionSnapshot } from "./snapshot.ts";
 import { isOpenTask, type SessionTask } from "./tasks.ts";
 

@@ -1,4 +1,4 @@
-import { quoteLine } from "./_text.ts";
+import { quoteLine } from "../redact/quote_line.ts";
 import type { SessionSnapshot } from "./snapshot.ts";
 import { isOpenTask } from "./tasks.ts";
 

@@ -1,7 +1,7 @@
 import type { TranscriptRow } from "../transcript/transcript_row.ts";
 import { toolCalls } from "../transcript/tool_calls.ts";
 import { resultText, toolResults } from "./_results.ts";
-import { safeText } from "./_text.ts";
+import { safeText } from "../redact/quote_line.ts";
 
 /** Where a task comes from: the task tools (`TaskCreate`/`TaskUpdate`, Claude Code 2.1.x) or `TodoWrite`. */
 export type SessionTaskSource = "task" | "todo";

@@ -1,6 +1,6 @@
 import type { TranscriptRow } from "../transcript/transcript_row.ts";
 import { isMainChainRow } from "../transcript/rows.ts";
-import { safeText } from "./_text.ts";
+import { safeText } from "../redact/quote_line.ts";
 
 /** One message the user typed, redacted and capped. */
 export interface UserRequest {

@@ -4,7 +4,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname!, "..", "..");
-export const DIST = join(ROOT, "dist");
+/** Where the binaries are: dist/, or REHYDRATE_TEST_DIST so that parallel work can test its own build. */
+export const DIST = process.env.REHYDRATE_TEST_DIST || join(ROOT, "dist");
 export const EXE = process.platform === "win32" ? ".exe" : "";
 export const HOOKS = [
   "pre-compact",

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const ROOT: string = join(import.meta.dirname!, "..", "..");
-export const DIST: string = join(ROOT, "dist");
+export const DIST: string = process.env.REHYDRATE_TEST_DIST || join(ROOT, "dist");
 export const CLAUDE: string = join(ROOT, "node_modules", ".bin", "claude");
 /** The multicall binary under test (REHYDRATE_E2E_BIN overrides dist/rehydrate). */
 export const REHYDRATE: string = process.env.REHYDRATE_E2E_BIN || join(DIST, "rehydrate");

@@ -23,6 +23,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:f
 import { basename, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { COMPILE_FLAGS, HOOK_EXTRA_ENTRIES, HOOKS, MULTICALL_ENTRIES, MULTICALL_FLAGS } from "./build_flags.ts";
+import { pinRelease } from "./scripts/pin-release.ts";
 
 const ROOT = import.meta.dirname;
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
@@ -139,6 +140,8 @@ function main(): void {
     }
     writeFileSync(join(outDir, "SHA256SUMS"), sums.join("\n") + "\n");
     console.log(`wrote dist/release/SHA256SUMS (${sums.length} files)`);
+    // install.sh and the plugin launcher with this release's hashes and repository (scripts/pin-release.ts).
+    if (names.includes("rehydrate")) pinRelease(outDir);
     return;
   }
 

@@ -1,34 +1,61 @@
 #!/bin/sh
-# install.sh: download the rehydrate binary for this machine, verify it against the release's
-# SHA256SUMS, and install it (default ~/.local/bin/rehydrate).
+# install.sh: download the rehydrate binary for this machine, check it against the SHA-256 pinned
+# in this script for its release, and install it (default ~/.local/bin/rehydrate).
 #
-#   sh install.sh                          latest release, into ~/.local/bin
-#   sh install.sh --version 0.1.0 --dir /usr/local/bin
-#   REHYDRATE_BASE_URL=http://127.0.0.1:8080 sh install.sh
+#   sh install.sh                          the release this script pins, into ~/.local/bin
+#   sh install.sh --dir /usr/local/bin
+#   sh install.sh --version 0.2.0 --sums ./SHA256SUMS     another release, against sums you trust
 #
 # Options (and the environment variables that set them):
-#   --version V      release to install, e.g. 0.1.0           REHYDRATE_VERSION  (default: latest)
+#   --version V      release to install (default: the one      REHYDRATE_VERSION
+#                    this script pins)
 #   --dir DIR        where to put the binary                   REHYDRATE_INSTALL_DIR (~/.local/bin)
-#   --base-url URL   directory holding SHA256SUMS and the      REHYDRATE_BASE_URL
+#   --base-url URL   https:// directory holding the            REHYDRATE_BASE_URL
 #                    rehydrate-<version>-<target> files        (default: the GitHub release)
+#   --sums FILE      a local SHA256SUMS to check against instead of the hashes pinned here
 #   --target T       skip detection: linux-x64, linux-arm64, linux-x64-musl, linux-arm64-musl,
 #                    darwin-x64, darwin-arm64, windows-x64     REHYDRATE_TARGET
 #   --name NAME      file name to install as (default rehydrate, rehydrate.exe on Windows)
 #   --quiet          print nothing but errors
-#   REHYDRATE_DOWNLOADER=wget uses wget even when curl is installed.
 #
-# The project's GitHub repository. OWNER is a placeholder until the project is published: replace
-# it here (or set REHYDRATE_REPO=owner/name) so the default download URL points at real releases.
-REPO="${REHYDRATE_REPO:-OWNER/rehydrate}"
+# The binary is checked against a hash that travels with this script (written into it by
+# scripts/pin-release.ts when the release is built), never against a file fetched from the same
+# place as the binary. Downloads are HTTPS only, redirects included. Errors are one line on stderr
+# and a non-zero exit; nothing is installed unless the hash matches. Needs curl, and sha256sum or
+# shasum.
 #
-# Errors are one line on stderr and a non-zero exit; nothing is installed unless the checksum
-# matches. Needs curl or wget, and sha256sum or shasum.
+# --- pinned by scripts/pin-release.ts when a release is built; do not edit by hand ---
+REPO=""
+PINNED_VERSION=""
+PINNED_SUMS=""
+# --- end of pinned values ---
 set -eu
+
+# Tools are looked up only in absolute PATH entries outside the project: an empty entry, `.` or
+# any relative one would let the current directory (a cloned repository) supply `curl` or `sed`.
+safe_path() {
+  old_ifs=$IFS
+  IFS=:
+  set -f
+  kept=""
+  for entry in ${PATH:-}; do
+    case $entry in /*) ;; *) continue ;; esac
+    case /$entry/ in */./* | */../*) continue ;; esac
+    case ${CLAUDE_PROJECT_DIR:-} in /?*) case $entry/ in "${CLAUDE_PROJECT_DIR%/}"/*) continue ;; esac ;; esac
+    kept=${kept:+$kept:}$entry
+  done
+  set +f
+  IFS=$old_ifs
+  PATH=${kept:-/usr/bin:/bin}
+  export PATH
+}
+safe_path
 
 version="${REHYDRATE_VERSION:-}"
 dir="${REHYDRATE_INSTALL_DIR:-}"
 base="${REHYDRATE_BASE_URL:-}"
 target="${REHYDRATE_TARGET:-}"
+sums=""
 name=""
 quiet=0
 tmp=""
@@ -47,7 +74,7 @@ cleanup() {
 }
 
 usage() {
-  sed -n '2,18s/^# \{0,1\}//p' "$0" 2>/dev/null || true
+  sed -n '2,25s/^# \{0,1\}//p' "$0" 2>/dev/null || true
 }
 
 need_value() {
@@ -62,6 +89,8 @@ while [ "$#" -gt 0 ]; do
     --dir=*) dir="${1#*=}"; shift ;;
     --base-url) need_value "$1" "$#"; base="$2"; shift 2 ;;
     --base-url=*) base="${1#*=}"; shift ;;
+    --sums) need_value "$1" "$#"; sums="$2"; shift 2 ;;
+    --sums=*) sums="${1#*=}"; shift ;;
     --target) need_value "$1" "$#"; target="$2"; shift 2 ;;
     --target=*) target="${1#*=}"; shift ;;
     --name) need_value "$1" "$#"; name="$2"; shift 2 ;;
@@ -73,6 +102,23 @@ while [ "$#" -gt 0 ]; do
 done
 
 version="${version#v}"
+if [ -z "$version" ]; then
+  [ -n "$PINNED_VERSION" ] ||
+    die "this install.sh pins no release (it is the repository's copy, not a release's): use the install.sh attached to a release, or pass --version V --sums FILE"
+  version=$PINNED_VERSION
+fi
+case "$version" in
+  *[!0-9A-Za-z.+-]* | [!0-9]*) die "\"$version\" is not a release version like 0.2.0" ;;
+esac
+if [ -z "$sums" ] && [ "$version" != "$PINNED_VERSION" ]; then
+  if [ -n "$PINNED_VERSION" ]; then
+    die "this install.sh pins the hashes of $PINNED_VERSION, not $version: use the install.sh of that release, or pass --sums FILE with a SHA256SUMS you trust"
+  fi
+  die "this install.sh pins no release (it is the repository's copy, not a release's): use the install.sh attached to a release, or pass --sums FILE with a SHA256SUMS you trust"
+fi
+if [ -n "$sums" ]; then
+  if [ ! -f "$sums" ] || [ ! -r "$sums" ]; then die "cannot read the sums file $sums"; fi
+fi
 
 detect_target() {
   os=$(uname -s 2>/dev/null || echo unknown)
@@ -112,26 +158,38 @@ case "$target" in
 esac
 exe=""
 case "$target" in windows-*) exe=.exe ;; esac
+file="rehydrate-$version-$target$exe"
+
+# The expected hash, known before anything is downloaded.
+if [ -n "$sums" ]; then
+  sums_text=$(sed -n '1,200p' "$sums")
+  sums_from="$sums"
+else
+  sums_text=$PINNED_SUMS
+  sums_from="the hashes pinned in install.sh"
+fi
+expected=$(printf '%s\n' "$sums_text" | awk -v f="$file" '($2 == f || $2 == "*" f) && $1 ~ /^[0-9a-f]+$/ && length($1) == 64 { print $1; exit }')
+[ -n "$expected" ] || die "$sums_from have no entry for $file"
 
 if [ -z "$base" ]; then
-  case "$REPO" in
-    OWNER/*) die "no download location: set REHYDRATE_BASE_URL (or --base-url), or REHYDRATE_REPO=owner/name" ;;
-  esac
-  if [ -n "$version" ]; then
-    base="https://github.com/$REPO/releases/download/v$version"
-  else
-    base="https://github.com/$REPO/releases/latest/download"
-  fi
+  [ -n "$REPO" ] ||
+    die "no download location: this install.sh names no repository; set REHYDRATE_BASE_URL (or --base-url) to an https:// mirror"
+  base="https://github.com/$REPO/releases/download/v$version"
 fi
 base="${base%/}"
+case "$base" in
+  https://?*) ;;
+  *) die "refusing to download from $base: only https:// is allowed" ;;
+esac
 
-if command -v curl >/dev/null 2>&1 && [ "${REHYDRATE_DOWNLOADER:-curl}" = curl ]; then
-  fetch() { curl --fail --silent --show-error --location --retry 2 --output "$2" "$1"; }
-elif command -v wget >/dev/null 2>&1; then
-  fetch() { wget --quiet --tries=3 --output-document="$2" "$1"; }
-else
-  die "neither curl nor wget is installed; install one of them"
-fi
+command -v curl >/dev/null 2>&1 ||
+  die "curl is not installed; install it (rehydrate downloads over HTTPS only, and needs curl to refuse a redirect to http://)"
+# -q first: no ~/.curlrc can change the options below. --proto and --proto-redir refuse http://,
+# on the first request and on every redirect.
+fetch() {
+  curl -q --fail --silent --show-error --location --max-redirs 5 --proto '=https' --proto-redir '=https' \
+    --tlsv1.2 --retry 2 --output "$2" "$1"
+}
 
 if command -v sha256sum >/dev/null 2>&1; then
   sha256() { sha256sum "$1" | cut -d ' ' -f 1; }
@@ -153,34 +211,15 @@ tmp=$(mktemp -d "$dir/.rehydrate-install.XXXXXX" 2>/dev/null) || die "cannot wri
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-download() {
-  if ! fetch "$1" "$2" 2>"$tmp/err"; then
-    why=$(head -n 1 "$tmp/err" | sed 's/^curl: ([0-9]*) //')
-    die "download failed: $1${why:+ ($why)}"
-  fi
-}
-
-download "$base/SHA256SUMS" "$tmp/SHA256SUMS"
-
-if [ -z "$version" ]; then
-  # Latest release: its SHA256SUMS names the file, and so the version.
-  file=$(sed -n "s/^[0-9a-f]\{64\}[ *][ *]*\(rehydrate-[0-9][^ ]*-$target$exe\)\$/\1/p" "$tmp/SHA256SUMS" | head -n 1)
-  [ -n "$file" ] || die "SHA256SUMS at $base lists no binary for $target"
-  version=${file#rehydrate-}
-  version=${version%"-$target$exe"}
-else
-  file="rehydrate-$version-$target$exe"
+if ! fetch "$base/$file" "$tmp/$file" 2>"$tmp/err"; then
+  why=$(head -n 1 "$tmp/err" | sed 's/^curl: ([0-9]*) //')
+  die "download failed: $base/$file${why:+ ($why)}"
 fi
 
-file_re=$(printf '%s' "$file" | sed 's/[.]/\\./g')
-expected=$(sed -n "s/^\([0-9a-f]\{64\}\)[ *][ *]*$file_re\$/\1/p" "$tmp/SHA256SUMS" | head -n 1)
-[ -n "$expected" ] || die "SHA256SUMS at $base has no entry for $file"
-
-download "$base/$file" "$tmp/$file"
-
 actual=$(sha256 "$tmp/$file")
+actual=${actual#\\}
 [ "$actual" = "$expected" ] ||
-  die "checksum mismatch for $file: expected $expected, got $actual; nothing was installed"
+  die "checksum mismatch for $file: $sums_from say $expected, the download is $actual; nothing was installed"
 
 chmod 755 "$tmp/$file"
 mv -f "$tmp/$file" "$dir/$name" || die "cannot install $dir/$name"

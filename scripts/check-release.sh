@@ -8,7 +8,8 @@
 #                                                 point at HEAD
 #
 # Always: no uncommitted or untracked changes; TAG is v<package.json version>; plugin.json and the
-# plugin launcher carry the same version; CHANGELOG.md has a "## <version>" section.
+# plugin launcher carry the same version; hashes pinned in install.sh and the launcher are that
+# version's or none; CHANGELOG.md has a "## <version>" section.
 # Errors are one line on stderr and exit 1.
 set -eu
 
@@ -64,6 +65,15 @@ if [ -f plugin/rehydrate-launcher ]; then
   [ "$launcher" = "$version" ] || die "plugin/rehydrate-launcher has VERSION=$launcher, not $version"
 fi
 escaped=$(printf '%s' "$version" | sed 's/[.]/\\./g')
+# Hashes pinned in the tracked install.sh and launcher (scripts/pin-release.ts --tree) are this
+# version's or none: the plugin ships from git, and stale pins would name another release's files.
+for pinned in install.sh plugin/rehydrate-launcher; do
+  [ -f "$pinned" ] || continue
+  stale=$(sed -n '/^# --- pinned by/,/^# --- end of pinned values ---$/p' "$pinned" |
+    grep -Eo 'rehydrate-[0-9][^ "]*' | grep -v "^rehydrate-$escaped-" | head -n 1 || true)
+  [ -z "$stale" ] ||
+    die "$pinned pins the hash of $stale, not of a $version binary; empty its PINNED_SUMS, or run scripts/pin-release.ts --tree on the $version release"
+done
 grep -Eq "^## \[?v?$escaped\]?( |\$)" CHANGELOG.md ||
   die "CHANGELOG.md has no \"## $version\" section; rename \"## Unreleased\" to it and add a new empty \"## Unreleased\""
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # verify-release.sh DIR TARGET [--version V] [--docker IMAGE]: the per-platform check of a release
-# before it is published. DIR/rehydrate-V-TARGET[.exe] must match its line in DIR/SHA256SUMS, and
+# before it is published. DIR/rehydrate-V-TARGET[.exe] must match its line in DIR/SHA256SUMS, the
+# pinned DIR/install.sh and DIR/rehydrate-launcher must carry that hash, and
 # running it with --version must print V (default: package.json's version), and a hook and a verb
 # must run (each is a module of its own inside the binary).
 #
@@ -49,6 +50,14 @@ fi
 actual=${actual#\\}
 [ "$actual" = "$expected" ] || die "checksum mismatch for $file: SHA256SUMS says $expected, the file is $actual"
 
+# The release's install.sh and plugin launcher (scripts/pin-release.ts) must pin this very hash.
+for pinned in install.sh rehydrate-launcher; do
+  [ -f "$dir/$pinned" ] || die "$dir/$pinned is missing: build.ts --release writes it (scripts/pin-release.ts)"
+  # PINNED_SUMS="<first line>\n...\n<last line>": one "<sha256>  <file>" per line, quotes stripped.
+  sed -e 's/^PINNED_SUMS="//' -e 's/"$//' "$dir/$pinned" | grep -qxF "$expected  $file" ||
+    die "$dir/$pinned does not pin $expected for $file"
+done
+
 chmod 755 "$dir/$file"
 abs=$(cd "$dir" && pwd)
 # runbin ARGS...: the binary on this platform (or in the image), stdin passed through.
@@ -75,4 +84,4 @@ out=$(runbin stop --help </dev/null) || die "$file stop --help failed$where"
 case "$out" in *"rehydrate Stop hook"*) ;; *) die "$file stop --help printed no help: the hook's code did not load" ;; esac
 out=$(runbin status --help </dev/null) || die "$file status --help failed$where"
 case "$out" in *"Usage: rehydrate status"*) ;; *) die "$file status --help printed no usage" ;; esac
-printf 'verify-release: %s: checksum ok, --version %s, a hook and a verb run\n' "$file" "$version"
+printf 'verify-release: %s: checksum ok and pinned, --version %s, a hook and a verb run\n' "$file" "$version"

@@ -26,7 +26,10 @@ test("build.ts --release writes one binary per target and a SHA256SUMS that matc
     assert.equal(r.status, 0, r.stderr + r.stdout);
     const dir = join(out, "release");
     const expected = targets.map((t) => `rehydrate-${VERSION}-${t}${t.startsWith("windows") ? ".exe" : ""}`).sort();
-    assert.deepEqual(readdirSync(dir).filter((f) => f !== "SHA256SUMS").sort(), expected);
+    // Besides the binaries and SHA256SUMS: install.sh and the plugin launcher, pinned to them (scripts/pin-release.ts).
+    const scripts = ["SHA256SUMS", "install.sh", "rehydrate-launcher"];
+    assert.deepEqual(readdirSync(dir).filter((f) => !scripts.includes(f)).sort(), expected);
+    assert.match(readFileSync(join(dir, "install.sh"), "utf8"), new RegExp(`^PINNED_VERSION="${VERSION}"$`, "m"));
     const sums = readFileSync(join(dir, "SHA256SUMS"), "utf8").trim().split("\n");
     assert.equal(sums.length, targets.length);
     for (const line of sums) {

@@ -108,7 +108,7 @@ describe("check-release.sh", () => {
   function files(
     dir: string,
     version: string,
-    { plugin = version, launcher = version, lib = version, changelog = `## ${version}\n- notes\n` } = {},
+    { plugin = version, launcher = version, lib = version, changelog = `## ${version}\n- notes\n`, pins = "" } = {},
   ): void {
     mkdirSync(join(dir, ".claude-plugin"), { recursive: true });
     mkdirSync(join(dir, "plugin"), { recursive: true });
@@ -125,7 +125,10 @@ describe("check-release.sh", () => {
       join(dir, ".claude-plugin", "plugin.json"),
       JSON.stringify({ name: "rehydrate", version: plugin }, null, 2) + "\n",
     );
-    writeFileSync(join(dir, "plugin", "rehydrate-launcher"), `#!/bin/sh\nVERSION=${launcher}\n`);
+    writeFileSync(
+      join(dir, "plugin", "rehydrate-launcher"),
+      `#!/bin/sh\n# --- pinned by scripts/pin-release.ts\nVERSION=${launcher}\nPINNED_SUMS="${pins}"\n# --- end of pinned values ---\n`,
+    );
     writeFileSync(join(dir, "CHANGELOG.md"), `# Changelog\n\n## Unreleased\n\n${changelog}`);
   }
 
@@ -178,6 +181,10 @@ describe("check-release.sh", () => {
           [{ launcher: "1.2.2" }, /rehydrate-launcher has VERSION=1\.2\.2/],
           [{ lib: "1.2.2" }, /lib\/hook\/version\.ts has VERSION "1\.2\.2"/],
           [{ changelog: "## 1.2.30\n- close but not it\n" }, /CHANGELOG\.md has no "## 1\.2\.3" section/],
+          [
+            { pins: `${"a".repeat(64)}  rehydrate-1.2.2-linux-x64` },
+            /rehydrate-launcher pins the hash of rehydrate-1\.2\.2-linux-x64, not of a 1\.2\.3 binary/,
+          ],
         ];
         for (const [change, message] of cases) {
           files(dir, "1.2.3", change);
@@ -232,6 +239,13 @@ describe("verify-release.sh", () => {
       join(dir, "SHA256SUMS"),
       `${"0".repeat(64)}  rehydrate-1.2.3-darwin-x64\n${hash}  rehydrate-1.2.3-linux-x64\n`,
     );
+    // The release's pinned scripts (scripts/pin-release.ts) carry the same lines.
+    for (const script of ["install.sh", "rehydrate-launcher"]) {
+      writeFileSync(
+        join(dir, script),
+        `#!/bin/sh\nPINNED_SUMS="${"0".repeat(64)}  rehydrate-1.2.3-darwin-x64\n${hash}  rehydrate-1.2.3-linux-x64"\n`,
+      );
+    }
   }
 
   test("passes a binary that matches SHA256SUMS and prints the version, and names what is wrong otherwise", {
@@ -246,7 +260,13 @@ describe("verify-release.sh", () => {
       release(dir, good);
       const ok = run();
       assert.equal(ok.status, 0, ok.stderr);
-      assert.match(ok.stdout, /checksum ok, --version 1\.2\.3, a hook and a verb run/);
+      assert.match(ok.stdout, /checksum ok and pinned, --version 1\.2\.3, a hook and a verb run/);
+      writeFileSync(join(dir, "rehydrate-launcher"), '#!/bin/sh\nPINNED_SUMS=""\n');
+      assert.match(
+        run().stderr,
+        /^verify-release: .*rehydrate-launcher does not pin [0-9a-f]{64} for rehydrate-1\.2\.3-linux-x64/,
+      );
+      release(dir, good);
       release(dir, good.replace("stop) cat >/dev/null", "stop) echo oops"));
       assert.match(run().stderr, /^verify-release: rehydrate-1\.2\.3-linux-x64 stop printed "oops" on bad input/);
       release(dir, good.replace("stop) cat >/dev/null", "stop) exit 3"));

@@ -6,7 +6,7 @@
  *   bun build.ts --target linux-arm64  the same for another target (dist/<target>/...)
  *   bun build.ts --target all --release
  *                                      dist/release/rehydrate-<version>-<target>[.exe] for every
- *                                      release target, plus SHA256SUMS
+ *                                      release target, SHA256SUMS, and the npm tarballs (dist/npm/)
  *   bun build.ts --only rehydrate      build just the named binaries (comma-separated)
  *   bun build.ts --no-bytecode         leave out the bytecode cache (on by default: the benchmark
  *                                      measured hook medians about a third lower with it)
@@ -142,6 +142,15 @@ function main(): void {
     console.log(`wrote dist/release/SHA256SUMS (${sums.length} files)`);
     // install.sh and the plugin launcher with this release's hashes and repository (scripts/pin-release.ts).
     if (names.includes("rehydrate")) pinRelease(outDir);
+    // The npm tarballs (docs/release.md, "npm packages") of a full release only: a partial one
+    // (tests/bin/build.test.ts) has no use for them, and gzip takes seconds per target.
+    if (values.target === "all" && names.includes("rehydrate")) {
+      const npmOut = join(values.outdir!, "npm");
+      const args = ["scripts/npm-pack.ts", "--target", wanted.join(","), "--release-dir", outDir, "--outdir", npmOut];
+      if (Bun.spawnSync([process.execPath, ...args], { cwd: ROOT, stdout: "inherit", stderr: "inherit" }).exitCode) {
+        throw new Error("scripts/npm-pack.ts failed");
+      }
+    }
     return;
   }
 

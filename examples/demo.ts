@@ -6,10 +6,17 @@
  * its JSON exactly as the client would, and prints what each hook received, what it returned and
  * how long the binary took.
  *
- *   npm run demo                  build the host binaries, then run every scenario
- *   bun examples/demo.ts          run against an existing dist/
- *   bun examples/demo.ts everyday one scenario: everyday | project | orchestration | worker
- *   bun examples/demo.ts --keep   keep the temporary directories and print their paths
+ *   npm run demo                      build dist/rehydrate, then run every scenario with it
+ *   npx bun examples/demo.ts          run against an existing dist/
+ *   npx bun examples/demo.ts everyday one scenario: everyday | project | orchestration | worker
+ *   npx bun examples/demo.ts --keep   keep the temporary directories and print their paths
+ *   npx bun examples/demo.ts --per-hook
+ *                                     run each hook's own binary (dist/<hook>, from `npm run build`)
+ *                                     instead of `dist/rehydrate <hook>`
+ *
+ * By default the demo runs what a release ships and `rehydrate install` registers: the multicall
+ * binary, `rehydrate <hook>`. The per-hook binaries are seven more binaries of about its size, each
+ * as long to build (docs/architecture.md, "Building").
  *
  * Nothing outside fresh temporary directories is touched: HOME and the state directory point there.
  */
@@ -30,10 +37,12 @@ import { join } from "node:path";
 import { EVERYDAY_REQUEST, EVERYDAY_TASK, writeDemoTranscript, writeEverydayTranscript } from "./demo_transcript.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
-const DIST = join(ROOT, "dist");
+// REHYDRATE_TEST_DIST: the same override as the binary tests', to run the demo on a build elsewhere.
+const DIST = process.env.REHYDRATE_TEST_DIST || join(ROOT, "dist");
 const EXE = process.platform === "win32" ? ".exe" : "";
 const args = process.argv.slice(2);
 const keep = args.includes("--keep");
+const perHook = args.includes("--per-hook");
 const only = args.filter((a) => !a.startsWith("--"));
 
 interface Step {
@@ -175,7 +184,9 @@ function scenario(name: string, title: string, box: Sandbox, steps: Step[], intr
   intro?.();
   for (const step of steps) {
     step.before?.();
-    const argv = Array.isArray(step.hook) ? step.hook : [step.hook];
+    const named = Array.isArray(step.hook) ? step.hook : [step.hook];
+    // A hook name runs as `rehydrate <hook>` unless --per-hook asks for dist/<hook>.
+    const argv = perHook || named[0] === "rehydrate" ? named : ["rehydrate", ...named];
     const exe = join(DIST, argv[0] + EXE);
     const stdin = step.input ? JSON.stringify(step.input) : "";
     const started = performance.now();
@@ -445,19 +456,11 @@ function workerScenario(): void {
   ]);
 }
 
-for (
-  const bin of [
-    "pre-compact",
-    "session-start",
-    "user-prompt-submit",
-    "pre-tool-use",
-    "post-compact",
-    "stop",
-    "rehydrate",
-  ]
-) {
+const PER_HOOK = ["pre-compact", "session-start", "user-prompt-submit", "pre-tool-use", "post-compact", "stop"];
+for (const bin of [...(perHook ? PER_HOOK : []), "rehydrate"]) {
   if (!existsSync(join(DIST, bin + EXE))) {
-    console.error(`demo: dist/${bin}${EXE} is missing; run "bun build.ts" (or npm run demo) first`);
+    const build = perHook ? "npm run build" : "npm run demo, or npx bun build.ts --only rehydrate";
+    console.error(`demo: dist/${bin}${EXE} is missing; run ${build} first`);
     process.exit(1);
   }
 }
@@ -479,6 +482,6 @@ for (const [name, run] of Object.entries(SCENARIOS)) if (only.length === 0 || on
 
 console.log("\n════ Timings (wall clock, spawn to exit, one run each; bench/ has the real measurements)");
 for (const [name, what, status, ms] of timings) {
-  console.log(`  ${name.padEnd(14)} ${what.padEnd(22).slice(0, 40)} exit ${status}  ${ms.toFixed(1).padStart(7)} ms`);
+  console.log(`  ${name.padEnd(14)} ${what.padEnd(30).slice(0, 40)} exit ${status}  ${ms.toFixed(1).padStart(7)} ms`);
 }
 if (timings.some(([, , status]) => status !== 0)) process.exitCode = 1;

@@ -2,9 +2,10 @@
 /**
  * Builds the npm packages (docs/release.md, "npm packages") in the esbuild pattern: one package per
  * release target, `@rehydrate/<os>-<arch>[-musl]`, holding that target's native binary, and the
- * `rehydrate` package, whose `rehydrate` command (npm/rehydrate/bin/rehydrate.js) runs the binary
- * npm installed for the machine. Each package is staged in a temporary directory and packed with
- * `npm pack`; the tarballs land in --outdir.
+ * `rehydrate` package, whose `rehydrate` command (npm/rehydrate/bin/rehydrate, a Node shim) runs
+ * the binary npm installed for the machine until its postinstall step (npm/rehydrate/install.js)
+ * puts that binary in the shim's place. Each package is staged in a temporary directory and packed
+ * with `npm pack`; the tarballs land in --outdir.
  *
  *   bun scripts/npm-pack.ts                      every target, from dist/release/, into dist/npm/
  *   bun scripts/npm-pack.ts --target linux-x64,darwin-arm64
@@ -27,7 +28,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { TARGETS } from "../build.ts";
 
@@ -156,10 +157,14 @@ function main(): void {
       console.log(`packed ${file} (${(statSync(join(outDir, file)).size / 1e6).toFixed(1)} MB)`);
     }
     const dir = join(stage, "rehydrate");
-    mkdirSync(join(dir, "bin"), { recursive: true });
-    copyFileSync(join(ROOT, "npm", "rehydrate", "bin", "rehydrate.js"), join(dir, "bin", "rehydrate.js"));
-    copyFileSync(join(ROOT, "npm", "rehydrate", "README.md"), join(dir, "README.md"));
-    writeFileSync(join(dir, "package.json"), JSON.stringify(mainManifest(version), null, 2) + "\n");
+    const manifest = mainManifest(version);
+    // The manifest's "files", and the README npm shows; bin/rehydrate keeps its mode 0755.
+    for (const file of [...(manifest.files as string[]), "README.md"]) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      copyFileSync(join(ROOT, "npm", "rehydrate", file), join(dir, file));
+    }
+    chmodSync(join(dir, "bin", "rehydrate"), 0o755);
+    writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
     console.log(`packed ${npmPack(dir, outDir)}`);
   } finally {
     rmSync(stage, { recursive: true, force: true });

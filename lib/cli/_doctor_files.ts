@@ -8,7 +8,7 @@
 import { readdirSync, statSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
-import { firstWord } from "./_install_plan.ts";
+import { firstWord, unguard } from "./_install_plan.ts";
 
 const NOT_ALNUM = /[^a-zA-Z0-9]/g;
 const PROJECT_DIR_VAR = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR\b/g;
@@ -53,8 +53,9 @@ export function newestTranscript(
 }
 
 /**
- * The executable a hook command runs, with `$CLAUDE_PROJECT_DIR` and `~`/`$HOME` filled in; a
- * bare name is looked up on `PATH` (returned as is when not found).
+ * The executable a hook command runs (behind the guard of a shared install too), with
+ * `$CLAUDE_PROJECT_DIR` and `~`/`$HOME` filled in; a bare name is looked up on `PATH` (returned as
+ * is when not found).
  */
 export function commandBinary(
   command: string,
@@ -62,7 +63,9 @@ export function commandBinary(
   homeDir: string,
   env: Record<string, string | undefined> = {},
 ): string {
-  const word = firstWord(command).word.replace(PROJECT_DIR_VAR, () => projectDir).replace(HOME_VAR, () => homeDir);
+  const word = firstWord(unguard(command).command).word
+    .replace(PROJECT_DIR_VAR, () => projectDir)
+    .replace(HOME_VAR, () => homeDir);
   if (word.includes("/") || word.includes("\\")) return word;
   const win = process.platform === "win32";
   for (const dir of (env.PATH ?? env.Path ?? "").split(win ? ";" : ":")) {

@@ -48,9 +48,22 @@ export function resolveEnv(options: VerbEnv = {}): ResolvedEnv {
   };
 }
 
-/** The settings file of a project, or the user's. */
-export function settingsPath(scope: { user: boolean; projectDir: string }, homeDir: string): string {
-  return scope.user ? join(homeDir, ".claude", "settings.json") : join(scope.projectDir, ".claude", "settings.json");
+/** Which settings file: the user's, a project's shared one (committed) or its local one (not). */
+export type SettingsScopeName = "user" | "shared" | "local";
+
+/**
+ * The settings file of a scope: `~/.claude/settings.json` (user), `<project>/.claude/settings.json`
+ * (shared: the file teams commit) or `<project>/.claude/settings.local.json` (local: this machine
+ * only; Claude Code keeps it out of git).
+ *
+ * @example
+ * ```ts
+ * settingsPath("local", { projectDir: "/w", homeDir: "/home/me" }); // "/w/.claude/settings.local.json"
+ * ```
+ */
+export function settingsPath(scope: SettingsScopeName, dirs: { projectDir: string; homeDir: string }): string {
+  if (scope === "user") return join(dirs.homeDir, ".claude", "settings.json");
+  return join(dirs.projectDir, ".claude", scope === "shared" ? "settings.json" : "settings.local.json");
 }
 
 /** One detected (or not) workflow with why. */

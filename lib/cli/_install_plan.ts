@@ -6,7 +6,8 @@
  * Our entries carry no marker (Claude Code's hook entries have no free-form field, and a
  * `statusMessage` would flash on every tool call): an entry is ours when its command runs a
  * binary whose file name contains `rehydrate` (or one of `knownBinaries`) with exactly one
- * argument, one of our hook names.
+ * argument, one of our hook names, either bare or behind the guard a shared install writes
+ * (see {@linkcode hookCommand}).
  *
  * @module
  */
@@ -50,7 +51,10 @@ export interface HookSpec {
  * Skill (handler registration); projects adds PreToolUse and Stop only when `reread.enforce` is
  * true, because `"auto"` marks handler and worker sessions only.
  */
-export function hooksFor(workflows: readonly Workflow[], options: { enforceReread?: boolean } = {}): HookSpec[] {
+export function hooksFor(
+  workflows: readonly Workflow[],
+  options: { enforceReread?: boolean; modelSwitch?: boolean } = {},
+): HookSpec[] {
   const has = (w: Workflow) => workflows.includes(w);
   const enforce = has("dispatch") || (has("projects") && options.enforceReread === true);
   const postTools = [
@@ -62,6 +66,11 @@ export function hooksFor(workflows: readonly Workflow[], options: { enforceRerea
     { hook: "session-start", event: "SessionStart", matcher: "startup|resume|clear|compact|fork", timeout: 30 },
     { hook: "user-prompt-submit", event: "UserPromptSubmit", timeout: 10 },
   ];
+  // The window can change mid-session: the fill warning reads the new model from the session
+  // record this hook updates. Only for clients that know the event (see _client_version.ts).
+  if (options.modelSwitch === true) {
+    specs.push({ hook: "post-model-switch", event: "PostModelSwitch", timeout: 10 });
+  }
   if (has("orchestration")) {
     specs.push({ hook: "post-compact", event: "PostCompact", matcher: "manual|auto", timeout: 30 });
   }
@@ -92,10 +101,81 @@ export type SettingsPlan =
   }
   | { ok: false; error: { code: PlanErrorCode; line: number; column: number; message: string } };
 
+/**
+ * Which workflows a set of installed entries stands for, so that a reinstall without
+ * `--workflows` keeps them: PostCompact or PostToolUse on writers mean orchestration, PostToolUse
+ * on Skill means dispatch, PreToolUse or Stop without dispatch mean projects with
+ * `reread.enforce`.
+ *
+ * @example
+ * ```ts
+ * workflowsOf([{ hook: "post-compact", matcher: "manual|auto" }]); // ["orchestration"]
+ * ```
+ */
+export function workflowsOf(entries: readonly { hook: string; matcher?: string }[]): Workflow[] {
+  const found = new Set<Workflow>();
+  for (const e of entries) {
+    const tools = (e.matcher ?? "").split("|");
+    if (e.hook === "post-compact") found.add("orchestration");
+    if (e.hook === "post-tool-use") {
+      if (tools.some((t) => t === "Write" || t === "Edit" || t === "MultiEdit")) found.add("orchestration");
+      if (tools.includes("Skill")) found.add("dispatch");
+    }
+  }
+  if (!found.has("dispatch") && entries.some((e) => e.hook === "pre-tool-use" || e.hook === "stop")) {
+    found.add("projects");
+  }
+  return WORKFLOWS.filter((w) => found.has(w));
+}
+
+const GUARD_PATH = /^command -v (\S+) >\/dev\/null 2>&1 \|\| exit 0; exec (.+)$/s;
+const GUARD_FILE = /^\[ -x (.+?) \] \|\| exit 0; exec (.+)$/s;
+
+/**
+ * The command line of one hook. Bare, `<prefix> <hook>`, for a settings file of this machine
+ * (local or user). Guarded for a shared settings file, so a teammate without the binary gets a
+ * silent exit 0 instead of `not found` (exit 127) on every event, and one with it gets the hook's
+ * own exit code and output: `[ -x <path> ] || exit 0; exec <path> <hook>` for a binary inside the
+ * project (`"$CLAUDE_PROJECT_DIR"/...`), `command -v <name> >/dev/null 2>&1 || exit 0; exec <name>
+ * <hook>` for one found on PATH. POSIX sh and Git Bash (Claude Code's shell on Windows) run both.
+ *
+ * @example
+ * ```ts
+ * hookCommand("rehydrate", "stop", { guarded: true });
+ * // "command -v rehydrate >/dev/null 2>&1 || exit 0; exec rehydrate stop"
+ * ```
+ */
+export function hookCommand(prefix: string, hook: string, options: { guarded?: boolean } = {}): string {
+  if (!options.guarded) return `${prefix} ${hook}`;
+  const onPath = !/[/\\]/.test(firstWord(prefix).word);
+  return onPath
+    ? `command -v ${prefix} >/dev/null 2>&1 || exit 0; exec ${prefix} ${hook}`
+    : `[ -x ${prefix} ] || exit 0; exec ${prefix} ${hook}`;
+}
+
+/**
+ * The command a hook entry runs once its guard (see {@linkcode hookCommand}) is taken off, and
+ * whether there was one. A guard that tests another binary than the one it runs is no guard of
+ * ours: the command comes back unchanged.
+ *
+ * @example
+ * ```ts
+ * unguard("command -v rehydrate >/dev/null 2>&1 || exit 0; exec rehydrate stop");
+ * // { command: "rehydrate stop", guarded: true }
+ * ```
+ */
+export function unguard(command: string): { command: string; guarded: boolean } {
+  const m = GUARD_PATH.exec(command) ?? GUARD_FILE.exec(command);
+  if (m && firstWord(m[2]).raw === m[1]) return { command: m[2], guarded: true };
+  return { command, guarded: false };
+}
+
 /** Options for {@linkcode planInstall}. */
 export interface PlanInstallOptions {
   /** The command prefix, shell-ready: `/usr/local/bin/rehydrate` or `"$CLAUDE_PROJECT_DIR"/.claude/hooks/rehydrate`. */
   prefix: string;
+  /** Write each command behind the guard of a shared file ({@linkcode hookCommand}). Default false. */
+  guarded?: boolean;
   /** The registrations wanted; every other entry of ours is removed. */
   hooks: readonly HookSpec[];
   /** More command prefixes that count as ours even without `rehydrate` in the name. */
@@ -114,7 +194,13 @@ const NEW_FILE = "{}\n";
  * {@linkcode planUninstall} after it gives the original text back.
  */
 export function planInstall(text: string | null, options: PlanInstallOptions): SettingsPlan {
-  return plan(text ?? NEW_FILE, options.hooks, options.prefix, options.knownBinaries ?? [options.prefix]);
+  const guarded = options.guarded === true;
+  return plan(
+    text ?? NEW_FILE,
+    options.hooks,
+    (hook) => hookCommand(options.prefix, hook, { guarded }),
+    options.knownBinaries ?? [options.prefix],
+  );
 }
 
 /** The settings text with every entry of ours removed (see {@linkcode planInstall}). */
@@ -136,7 +222,7 @@ interface Ours {
 function plan(
   original: string,
   specs: readonly HookSpec[],
-  prefix: string | null,
+  commandFor: ((hook: string) => string) | null,
   known: readonly string[],
 ): SettingsPlan {
   const style = detectStyle(original);
@@ -182,7 +268,7 @@ function plan(
     const missing: HookSpec[] = [];
     kept = [];
     for (const spec of specs) {
-      const want = `${prefix} ${spec.hook}`;
+      const want = commandFor!(spec.hook);
       const exact = found.find((o) =>
         !claimed.has(o) && o.event === spec.event && o.hook === spec.hook && o.matcher === spec.matcher &&
         o.command === want && o.timeout?.kind === "number" && o.timeout.value === spec.timeout
@@ -200,7 +286,7 @@ function plan(
         o.timeout?.kind === "number"
       );
       if (!near) continue;
-      const want = `${prefix} ${spec.hook}`;
+      const want = commandFor!(spec.hook);
       edit = near.command !== want
         ? { start: near.commandNode.start, end: near.commandNode.end, insert: JSON.stringify(want) }
         : { start: near.timeout!.start, end: near.timeout!.end, insert: String(spec.timeout) };
@@ -216,7 +302,7 @@ function plan(
     }
     if (!edit && missing.length > 0) {
       const spec = missing[0];
-      const entry = { type: "command", command: `${prefix} ${spec.hook}`, timeout: spec.timeout };
+      const entry = { type: "command", command: commandFor!(spec.hook), timeout: spec.timeout };
       const group = spec.matcher === undefined ? { hooks: [entry] } : { matcher: spec.matcher, hooks: [entry] };
       const eventMember = hooksNode ? member(hooksNode, spec.event) : undefined;
       if (!hooksNode) edit = appendEdit(text, root, { [spec.event]: [group] }, style, "hooks");
@@ -316,9 +402,9 @@ export function ourHook(entry: JsonObjectNode, known: readonly string[]): string
   return commandHook(command.value, known);
 }
 
-/** The hook a command line runs when it is one of ours (`<rehydrate binary> <hook>`), else null. */
+/** The hook a command line runs when it is one of ours (`<rehydrate binary> <hook>`, guarded or not), else null. */
 export function commandHook(command: string, known: readonly string[]): string | null {
-  const { raw, word, rest } = firstWord(command);
+  const { raw, word, rest } = firstWord(unguard(command).command);
   const hook = rest.trim();
   if (!HOOK_SET.has(hook) || !/^\s/.test(rest)) return null;
   return isOurBinary(raw, word, known) ? hook : null;
@@ -376,6 +462,8 @@ export interface OurEntry {
   command: string;
   /** The `timeout` value when it is a number. */
   timeout: number | undefined;
+  /** True when the command is behind the guard of a shared install ({@linkcode hookCommand}). */
+  guarded: boolean;
 }
 
 /** Every entry of ours in a settings text (none for a missing file), or the parse error. */
@@ -408,6 +496,7 @@ export function listOurEntries(
       matcher: o.matcher,
       command: o.command,
       timeout: o.timeout?.kind === "number" ? o.timeout.value : undefined,
+      guarded: unguard(o.command).guarded,
     })),
   };
 }

@@ -6,8 +6,19 @@
  * @module
  */
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, writeFileSync } from "../node/fs.ts";
-import { dirname, isAbsolute, relative, resolve, sep } from "../node/path.ts";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "../node/fs.ts";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "../node/path.ts";
 import { readPrivateBytes } from "../state/read_private_file.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 
@@ -157,11 +168,46 @@ export interface WriteSettingsOptions extends SettingsScope {
   newMode: number;
   /** The file as {@linkcode readSettings} read it: the backup holds these bytes, so the file is not opened again. */
   old: SettingsText;
+  /** Backups of this file kept, the newest; older ones are deleted. Default {@linkcode KEEP_BACKUPS}. */
+  keepBackups?: number;
+}
+
+/** How many backups of a settings file are kept beside it. */
+export const KEEP_BACKUPS = 3;
+
+/**
+ * The backups of a settings file beside it (`<file>.bak-<stamp>`), oldest first: the stamp sorts
+ * by time.
+ *
+ * @example
+ * ```ts
+ * listBackups("/w/.claude/settings.local.json"); // ["/w/.claude/settings.local.json.bak-20261125T180000Z"]
+ * ```
+ */
+export function listBackups(path: string): string[] {
+  const prefix = basename(path) + ".bak-";
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.startsWith(prefix)).sort().map((n) => join(dirname(path), n));
+}
+
+function pruneBackups(path: string, keep: number): void {
+  const all = listBackups(path);
+  for (const old of all.slice(0, Math.max(0, all.length - keep))) {
+    try {
+      unlinkSync(old);
+    } catch { /* gone already, or not ours to remove: the next install tries again */ }
+  }
 }
 
 /**
  * Writes `text` to the settings file at `path`, first writing the old bytes (when there is a file)
- * to `<file>.bak-<stamp>`. Returns the backup path, or null when there was nothing to back up.
+ * to `<file>.bak-<stamp>` and deleting all but the newest `keepBackups` backups. Returns the
+ * backup path, or null when there was nothing to back up.
  * A link is followed (a dotfiles link stays a link), after checking again that it does not leave
  * `root`. Throws on failure (the caller prints one line).
  */
@@ -180,9 +226,45 @@ export function writeSettings(path: string, text: string, options: WriteSettings
     for (let n = 1; existsSync(backup); n++) backup = `${target}.bak-${stamp}-${n}`;
     writeFileSync(backup, old.bytes, { flag: "wx", mode });
     chmodSync(backup, mode);
+    pruneBackups(target, options.keepBackups ?? KEEP_BACKUPS);
   } else {
     mkdirSync(dirname(path), { recursive: true });
   }
   writeFileAtomic(target, text, { mode });
   return backup;
+}
+
+/**
+ * Deletes a settings file left holding nothing (uninstall took out all it had), with the backups
+ * of it that `holdsOnlyOurs` says held nothing else either, and its `.claude` folder when that is
+ * then empty. A link is not deleted (it belongs to the user's dotfiles): the caller writes the
+ * empty text through it instead, and gets false. Returns true when the file was deleted; throws
+ * like {@linkcode writeSettings}.
+ *
+ * @example
+ * ```ts
+ * deleteSettings("/w/.claude/settings.local.json", { root: "/w", holdsOnlyOurs: (t) => t.trim() === "{}" });
+ * ```
+ */
+export function deleteSettings(
+  path: string,
+  options: SettingsScope & { holdsOnlyOurs: (text: string) => boolean },
+): boolean {
+  const escape = linkProblem(path, options.root);
+  if (escape) throw new SettingsRefused(escape.error);
+  if (!lstatSync(path).isFile()) return false;
+  unlinkSync(path);
+  for (const backup of listBackups(path)) {
+    const read = readSettings(backup, options);
+    if (!("error" in read) && read.text !== null && options.holdsOnlyOurs(read.text)) {
+      try {
+        unlinkSync(backup);
+      } catch { /* left as it is */ }
+    }
+  }
+  try {
+    // lib/node/fs.ts has no rmdirSync: an empty folder, checked just before, is removed.
+    if (readdirSync(dirname(path)).length === 0) rmSync(dirname(path), { recursive: true });
+  } catch { /* the user's files stay */ }
+  return true;
 }

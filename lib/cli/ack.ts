@@ -2,6 +2,7 @@ import type { CliIo } from "./main.ts";
 import { acknowledgeCheckpoints } from "../orchestration/ack.ts";
 import { parseOrchCliArgs } from "./_orchestration.ts";
 import { relativePath } from "../orchestration/format.ts";
+import { asksHelp, failure, usageError } from "./_usage.ts";
 
 const HELP = `rehydrate ack: mark every unacknowledged compaction checkpoint acknowledged
 
@@ -16,6 +17,7 @@ that cannot be parsed is renamed to cx-NNN-checkpoint.json.corrupt.
 Options:
   --project DIR   the workspace (default: $CLAUDE_PROJECT_DIR, else the current directory)
   -h, --help      show this help
+  -v, --version   print the version
 
 Examples:
   rehydrate ack
@@ -25,7 +27,8 @@ Examples:
 /**
  * The `rehydrate ack [--project DIR]` verb: acknowledges every unacknowledged checkpoint of the
  * workspace and prints what it did. Returns the exit code: 0 on success (also when there was
- * nothing to do), 1 with a one-line error on stderr for bad arguments or a failed write.
+ * nothing to do), 1 with a one-line error on stderr when the workspace or a write fails, 2 on a
+ * usage error.
  *
  * @example
  * ```ts
@@ -35,10 +38,13 @@ Examples:
  * ```
  */
 export function cliAck(args: string[], io: CliIo): number {
+  if (asksHelp(args)) {
+    io.out(HELP);
+    return 0;
+  }
   const parsed = parseOrchCliArgs(args, process.env);
   if ("error" in parsed) {
-    io.err(`rehydrate ack: ${parsed.error}; run rehydrate ack --help\n`);
-    return 1;
+    return parsed.usage ? usageError(io, "ack", parsed.error) : failure(io, "ack", parsed.error);
   }
   if (parsed.help) {
     io.out(HELP);
@@ -48,8 +54,7 @@ export function cliAck(args: string[], io: CliIo): number {
   try {
     result = acknowledgeCheckpoints(parsed.projectDir, { settings: parsed.settings });
   } catch (err) {
-    io.err(`rehydrate ack: ${(err as Error).message}\n`);
-    return 1;
+    return failure(io, "ack", (err as Error).message);
   }
   const dir = relativePath(parsed.projectDir, result.dir);
   if (result.acknowledged.length === 0 && result.setAside.length === 0) {

@@ -2,6 +2,7 @@ import { statSync } from "../node/fs.ts";
 import { parseArgs } from "node:util";
 import { detectWorkspace, type WorkspaceDetection } from "../detect/workspace.ts";
 import { loadConfig } from "../config/load_config.ts";
+import { asksHelp, failure, usageError } from "./_usage.ts";
 
 const HELP = `rehydrate detect: show what PreCompact would save for a transcript, writing nothing
 
@@ -15,6 +16,7 @@ Options:
                           and shows paths inside it relative to it
       --json              print the detection as JSON
   -h, --help              show this help
+  -v, --version           print the version
 
 Examples:
   rehydrate detect -t ~/.claude/projects/-home-me-ws/0b7e5c1a.jsonl
@@ -31,7 +33,8 @@ export interface CliDetectIo {
  * `rehydrate detect --transcript FILE [--project DIR] [--json]`: prints the active project (with
  * its confidence and evidence), the working set and the latest tool calls that PreCompact would
  * record for `FILE`, without writing anything. Human-readable by default, JSON with `--json`.
- * Bad flags or an unreadable transcript: one line on stderr and exit code 1.
+ * A usage error (an unknown flag, no `--transcript`): one line and a hint on stderr, exit 2; an
+ * unreadable transcript or project: one line on stderr, exit 1.
  *
  * @example
  * ```ts
@@ -45,6 +48,10 @@ export interface CliDetectIo {
  * ```
  */
 export function cliDetect(args: string[], io: CliDetectIo): number {
+  if (asksHelp(args)) {
+    io.out(HELP);
+    return 0;
+  }
   let values: { transcript?: string; project?: string; json?: boolean; help?: boolean };
   try {
     values = parseArgs({
@@ -59,26 +66,20 @@ export function cliDetect(args: string[], io: CliDetectIo): number {
       allowPositionals: false,
     }).values;
   } catch (error) {
-    io.err(`rehydrate detect: ${oneLine(error instanceof Error ? error.message : String(error))} (see --help)\n`);
-    return 1;
+    return usageError(io, "detect", error instanceof Error ? error.message : String(error));
   }
   if (values.help) {
     io.out(HELP);
     return 0;
   }
   const transcript = values.transcript;
-  if (transcript === undefined || transcript === "") {
-    io.err("rehydrate detect: Missing --transcript FILE (see --help)\n");
-    return 1;
-  }
+  if (transcript === undefined || transcript === "") return usageError(io, "detect", "missing --transcript FILE");
   try {
     if (!statSync(transcript).isFile()) {
-      io.err(`rehydrate detect: Cannot read transcript: ${transcript} is not a file\n`);
-      return 1;
+      return failure(io, "detect", `cannot read the transcript: ${transcript} is not a file`);
     }
   } catch {
-    io.err(`rehydrate detect: Cannot read transcript: ${transcript} does not exist\n`);
-    return 1;
+    return failure(io, "detect", `cannot read the transcript: ${transcript} does not exist`);
   }
   const project = values.project;
   let options = {};
@@ -86,8 +87,7 @@ export function cliDetect(args: string[], io: CliDetectIo): number {
     try {
       if (!statSync(project).isDirectory()) throw new Error("not a directory");
     } catch {
-      io.err(`rehydrate detect: Cannot use project directory: ${project} is not a directory\n`);
-      return 1;
+      return failure(io, "detect", `no directory ${project}`);
     }
     const { config } = loadConfig(project);
     options = {
@@ -133,10 +133,4 @@ function formatDetection(found: WorkspaceDetection): string {
     }.`,
   );
   return lines.join("\n") + "\n";
-}
-
-function oneLine(text: string): string {
-  let line = text.split("\n", 1)[0].trim();
-  if (line.endsWith(".")) line = line.slice(0, -1);
-  return line.length === 0 ? line : line[0].toUpperCase() + line.slice(1);
 }

@@ -30,6 +30,7 @@ import {
 import { hooksFor, listOurEntries, type OurEntry, type Workflow } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_doctor_files.ts";
+import { asksHelp, failure, usageError } from "./_usage.ts";
 import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
 
 /** The verdict of one check. */
@@ -59,8 +60,8 @@ Checks the installation and prints one pass/warn/fail line per check; exits 1
 when anything fails.
 
   binary       the binaries the settings name exist, run, and print their version
-  settings     project and user settings register the hooks the workflows need,
-               once, with timeouts in seconds
+  settings     the project's local and shared settings and the user's register
+               the hooks the workflows need, once, with timeouts in seconds
   config       .claude/rehydrate.json files are valid (unknown keys and bad
                types with their JSON path); keys a project's own file may not
                set (user-only keys, paths leaving the project) are ignored
@@ -77,6 +78,7 @@ Options:
   --json          print the report as JSON
   --no-latency    skip the timing
   -h, --help      show this help
+  -v, --version   print the version
 
 Examples:
   rehydrate doctor
@@ -87,7 +89,8 @@ Examples:
 /**
  * `rehydrate doctor`: checks binaries, settings entries, configs, workflow files, the state
  * directory, the newest transcript and the hooks' latency, and prints a pass/warn/fail list (or
- * JSON). Returns 1 when a check fails, 0 otherwise, 2 on a usage error.
+ * JSON). Returns 1 when a check fails or the project is no directory, 0 otherwise, 2 on a usage
+ * error.
  *
  * @example
  * ```ts
@@ -96,21 +99,15 @@ Examples:
  * ```
  */
 export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions = {}): number {
-  if (args.includes("-h") || args.includes("--help")) {
+  if (asksHelp(args)) {
     io.out(HELP);
     return 0;
   }
   const opts = readOptions(args, { flags: ["--json", "--no-latency"], values: ["--project"] });
-  if (opts.error) {
-    io.err(`rehydrate doctor: ${opts.error}; run rehydrate doctor --help\n`);
-    return 2;
-  }
+  if (opts.error) return usageError(io, "doctor", opts.error);
   const env = resolveEnv(options);
   const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
-  if (!isDir(projectDir)) {
-    io.err(`rehydrate doctor: no directory ${projectDir}; pass --project DIR\n`);
-    return 2;
-  }
+  if (!isDir(projectDir)) return failure(io, "doctor", `no directory ${projectDir}; pass --project DIR`);
   const checks: DoctorCheck[] = [];
   const add = (status: DoctorStatus, area: string, message: string) => void checks.push({ status, area, message });
   const loaded = projectConfig(projectDir, env);
@@ -118,8 +115,9 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
 
   // Settings, and from them the binaries.
   const scopes: { name: string; file: string; entries: OurEntry[] }[] = [];
-  for (const user of [false, true]) {
-    const file = settingsPath({ user, projectDir }, env.homeDir);
+  for (const scope of ["local", "shared", "user"] as const) {
+    const file = settingsPath(scope, { projectDir, homeDir: env.homeDir });
+    const user = scope === "user";
     if (user && scopes.some((s) => resolve(s.file) === resolve(file))) continue;
     const read = readSettings(file, { root: user ? undefined : projectDir });
     if ("error" in read) {
@@ -131,7 +129,7 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
       add("fail", "settings", `${file}:${listed.error.line}:${listed.error.column}: ${listed.error.message}`);
       continue;
     }
-    scopes.push({ name: user ? "user" : "project", file, entries: listed.entries });
+    scopes.push({ name: scope, file, entries: listed.entries });
   }
   checkSettings(scopes, workflows, loaded.config.reread.enforce === true, add);
   const binaries = checkBinaries(scopes, projectDir, env, options, add);
@@ -173,9 +171,7 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
 
   let latency: HookLatency[] = [];
   if (!opts.flags.has("--no-latency")) {
-    const entries = scopes.find((s) => s.name === "project" && s.entries.length)?.entries ?? scopes.find((s) =>
-      s.entries.length
-    )?.entries ?? [];
+    const entries = scopes.find((s) => s.entries.length)?.entries ?? [];
     const seen = new Set<string>();
     const targets: { hook: string; binary: string; timeout?: number }[] = [];
     for (const e of entries) {
@@ -253,9 +249,11 @@ function checkSettings(
       add(
         "warn",
         "settings",
-        `${
-          both.join(", ")
-        } registered in both project and user settings: they run twice; run rehydrate uninstall --user (or in the project)`,
+        `${both.join(", ")} registered in ${
+          withEntries.map((s) => s.name).join(" and ")
+        } settings: they run twice; run rehydrate uninstall --${withEntries[withEntries.length - 1].name} (or --${
+          withEntries[0].name
+        }) to keep one`,
       );
     }
   }
@@ -302,6 +300,16 @@ function checkBinaries(
   for (const e of scopes.flatMap((s) => s.entries)) {
     const binary = commandBinary(e.command, projectDir, env.homeDir, env.env);
     if (runnable.has(binary)) continue;
+    if (!existsSync(binary) && e.guarded) {
+      // A shared install's guard skips a missing binary silently: nothing breaks, nothing runs.
+      runnable.set(binary, false);
+      add(
+        "warn",
+        "binary",
+        `${binary} (from the shared settings) is not on this machine, so its hooks do nothing here; put it on PATH or run rehydrate install`,
+      );
+      continue;
+    }
     if (!existsSync(binary)) {
       runnable.set(binary, false);
       add(

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "../node/fs.ts";
+import { atLeast, lastClientVersion, POST_MODEL_SWITCH_SINCE } from "./_client_version.ts";
 import { join, relative, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { commandPrefix, quoteShellPath, resolveBinary } from "./_install_command.ts";
@@ -9,12 +10,25 @@ import {
   readOptions,
   resolveEnv,
   settingsPath,
+  type SettingsScopeName,
   type VerbEnv,
   type WorkflowFinding,
 } from "./_install_detect.ts";
 import { unifiedDiff } from "./_install_diff.ts";
-import { hooksFor, planInstall, planUninstall, type Workflow } from "./_install_plan.ts";
-import { readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
+import {
+  hookCommand,
+  hooksFor,
+  listOurEntries,
+  type OurEntry,
+  planInstall,
+  planUninstall,
+  type Workflow,
+  WORKFLOWS,
+  workflowsOf,
+} from "./_install_plan.ts";
+import { KEEP_BACKUPS, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
+import { commandBinary } from "./_doctor_files.ts";
+import { asksHelp, failure, usageError } from "./_usage.ts";
 
 /** The schema URL written as `$schema` by `--write-config` (the `$id` of `schemas/config.v1.json`). */
 export const CONFIG_SCHEMA_URL = "https://rehydrate.dev/schemas/config.v1.json";
@@ -27,23 +41,36 @@ export interface CliInstallOptions extends VerbEnv {
   moduleUrl?: string;
 }
 
-const HELP = `Usage: rehydrate install [--project DIR | --user] [--workflows LIST] [--dry-run]
-                         [--write-config] [--command PATH]
+const HELP = `Usage: rehydrate install [--project DIR] [--local | --shared | --user]
+         [--workflows LIST] [--dry-run] [--write-config] [--command PATH]
 
-Registers rehydrate's hooks in Claude Code's settings: <DIR>/.claude/settings.json
-(default DIR: the current directory) or, with --user, ~/.claude/settings.json.
-Existing hooks, other keys, key order and formatting are kept; running it again
-changes nothing; a backup settings.json.bak-<time> is written before any change;
-an upgrade (another binary path) updates our entries in place.
+Registers rehydrate's hooks in one of Claude Code's settings files:
+  (default)  <DIR>/.claude/settings.local.json: this machine only (Claude
+             Code keeps it out of git); commands name this binary by its path
+  --shared   <DIR>/.claude/settings.json, the file teams commit: each command
+             runs the binary inside the project ("$CLAUDE_PROJECT_DIR"/...)
+             when it lies there, else rehydrate on PATH, and exits 0 silently
+             on a machine without it, so a teammate without rehydrate sees
+             nothing
+  --user     ~/.claude/settings.json: every project of yours
+(default DIR: the current directory). Existing hooks, other keys, key order
+and formatting are kept; running it again changes nothing; an upgrade (another
+binary path) updates our entries in place. Before a change the old file is
+copied to <file>.bak-<time> beside it; the newest 3 copies are kept.
 
-Which hooks depends on the workflows the project uses (detected, or --workflows):
+Which hooks depends on the workflows (detected in the project, plus those of an
+earlier install, unless --workflows names them):
   always          PreCompact, SessionStart, UserPromptSubmit (the delivery core)
   projects        + PreToolUse and Stop when reread.enforce is true in the config
   orchestration   + PostCompact, PostToolUse (Write|Edit|MultiEdit)
   dispatch        + PreToolUse (*), PostToolUse (Skill), Stop
+--workflows replaces the list: to drop one, name the others (--workflows none
+keeps the delivery core only).
 
 Options:
   --project DIR       the project to install into (default: the current directory)
+  --local             write .claude/settings.local.json (the default)
+  --shared            write the shared .claude/settings.json (see above)
   --user              install into ~/.claude/settings.json instead
   --workflows LIST    comma-separated: projects,orchestration,dispatch (or none)
   --dry-run           print the diff of the settings file and write nothing
@@ -51,19 +78,22 @@ Options:
   --command PATH      the rehydrate binary the hooks run (default: this binary;
                       required when running from source with bun or deno)
   -h, --help          show this help
+  -v, --version       print the version
 
 Examples:
   rehydrate install
+  rehydrate install --shared
   rehydrate install --dry-run --workflows projects,dispatch
   rehydrate install --user --command ~/.local/bin/rehydrate
-  bun hooks/rehydrate.ts install --command dist/rehydrate --write-config
+  npx bun hooks/rehydrate.ts install --command dist/rehydrate --write-config
 `;
 
 /**
  * `rehydrate install`: registers the hooks the project's workflows need in a Claude Code
- * settings file, merging into what is there (see `--help`). Returns the exit code: 0 on success
- * (also when already installed), 1 when the settings file cannot be edited (invalid JSON is left
- * untouched) or no binary can be named, 2 on a usage error.
+ * settings file (the project's local one by default, its shared one with `--shared`, the user's
+ * with `--user`), merging into what is there (see `--help`). Returns the exit code: 0 on success
+ * (also when already installed), 1 when the project or the settings file cannot be used (invalid
+ * JSON is left untouched) or no binary can be named, 2 on a usage error.
  *
  * @example
  * ```ts
@@ -72,40 +102,61 @@ Examples:
  * ```
  */
 export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions = {}): number {
-  if (args.includes("-h") || args.includes("--help")) {
+  if (asksHelp(args)) {
     io.out(HELP);
     return 0;
   }
   const opts = readOptions(args, {
-    flags: ["--user", "--dry-run", "--write-config"],
+    flags: ["--user", "--shared", "--local", "--dry-run", "--write-config"],
     values: ["--project", "--workflows", "--command"],
   });
-  if (opts.error) return usage(io, opts.error);
-  const user = opts.flags.has("--user");
-  if (user && opts.values.has("--project")) return usage(io, "--project and --user exclude each other");
-  const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
-  if (!isDir(projectDir)) {
-    io.err(`rehydrate install: no directory ${projectDir}; pass --project DIR\n`);
-    return 1;
-  }
-  const dryRun = opts.flags.has("--dry-run");
-  const loaded = projectConfig(projectDir, env);
-  const findings = detectWorkflows(projectDir, loaded);
-  let workflows: Workflow[];
+  if (opts.error) return usageError(io, "install", opts.error);
+  const scopes = (["--user", "--shared", "--local"] as const).filter((f) => opts.flags.has(f));
+  if (scopes.length > 1) return usageError(io, "install", `${scopes.join(" and ")} exclude each other`);
+  const scope: SettingsScopeName = opts.flags.has("--user") ? "user" : opts.flags.has("--shared") ? "shared" : "local";
+  const user = scope === "user";
+  if (user && opts.values.has("--project")) return usageError(io, "install", "--project and --user exclude each other");
+  let workflowList: Workflow[] | undefined;
   const list = opts.values.get("--workflows");
   if (list !== undefined) {
     const parsed = parseWorkflows(list);
     if ("unknown" in parsed) {
-      return usage(io, `unknown workflow "${parsed.unknown}"; one of projects, orchestration, dispatch`);
+      return usageError(
+        io,
+        "install",
+        `unknown workflow ${JSON.stringify(parsed.unknown)}; one of projects, orchestration, dispatch, none`,
+      );
     }
-    workflows = parsed.workflows;
+    workflowList = parsed.workflows;
+  }
+  const env = resolveEnv(options);
+  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  if (!isDir(projectDir)) return failure(io, "install", `no directory ${projectDir}; pass --project DIR`);
+  const dirs = { projectDir, homeDir: env.homeDir };
+  const file = settingsPath(scope, dirs);
+  const root = user ? undefined : projectDir;
+  const read = readSettings(file, { root });
+  if ("error" in read) return failure(io, "install", `${read.error}; not changed`);
+
+  const dryRun = opts.flags.has("--dry-run");
+  const loaded = projectConfig(projectDir, env);
+  let workflows: Workflow[];
+  if (workflowList !== undefined) {
+    workflows = workflowList;
     io.out(`Workflows: ${workflows.join(", ") || "none (the delivery core only)"} (from --workflows)\n`);
   } else {
-    workflows = findings.filter((f) => f.used).map((f) => f.workflow);
-    printFindings(io, findings);
+    const findings = detectWorkflows(projectDir, loaded);
+    const before = workflowsOf(previousEntries(scope, dirs, read.text));
+    workflows = WORKFLOWS.filter((w) => before.includes(w) || findings.some((f) => f.used && f.workflow === w));
+    printFindings(io, findings, before);
   }
-  const specs = hooksFor(workflows, { enforceReread: loaded.config.reread.enforce === true });
+  const specs = hooksFor(workflows, {
+    enforceReread: loaded.config.reread.enforce === true,
+    // PostModelSwitch only for a client known to have it: 2.1.197 warns about an unknown event at
+    // every interactive start (lib/cli/_client_version.ts). Never in the shared file: this user's
+    // client says nothing of the teammates'.
+    modelSwitch: scope !== "shared" && atLeast(lastClientVersion(env.env, env.homeDir), POST_MODEL_SWITCH_SINCE),
+  });
 
   const binary = resolveBinary({
     command: opts.values.get("--command"),
@@ -113,29 +164,28 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     moduleUrl: options.moduleUrl ?? import.meta.url,
     cwd: env.cwd,
   });
-  if ("error" in binary) {
-    io.err(`rehydrate install: ${binary.error}\n`);
-    return 1;
-  }
+  if ("error" in binary) return failure(io, "install", binary.error);
   const prefix = user
     ? quoteShellPath(binary.path, env.platform)
+    : scope === "shared"
+    ? sharedPrefix(binary.path, { projectDir, platform: env.platform })
     : commandPrefix(binary.path, { projectDir, platform: env.platform });
-  const file = settingsPath({ user, projectDir }, env.homeDir);
-  const scope = { root: user ? undefined : projectDir };
-  const read = readSettings(file, scope);
-  if ("error" in read) {
-    io.err(`rehydrate install: ${read.error}; not changed\n`);
-    return 1;
-  }
-  const plan = planInstall(read.text, { prefix, hooks: specs, knownBinaries: [prefix] });
+  const shared = scope === "shared";
+  // npx's cache goes with `npm cache npx rm --force` or `rm -rf ~/.npm`: behind the guard, a hook
+  // whose binary went with it exits 0 silently instead of failing (exit 127) on every prompt and
+  // tool call. The warning below says how to get hooks that last.
+  const npx = !shared && inNpxCache(binary.path);
+  const guarded = shared || npx;
+  const plan = planInstall(read.text, { prefix, hooks: specs, knownBinaries: [prefix], guarded });
   if (!plan.ok) {
     const e = plan.error;
-    io.err(
-      `rehydrate install: ${file}:${e.line}:${e.column}: ${e.message}; the file was left untouched, fix it and run again\n`,
+    return failure(
+      io,
+      "install",
+      `${file}:${e.line}:${e.column}: ${e.message}; the file was left untouched, fix it and run again`,
     );
-    return 1;
   }
-  io.out(`Command: ${prefix} <hook>\n`);
+  io.out(`Command: ${hookCommand(prefix, "<hook>", { guarded })}\n`);
   if (!plan.changed) {
     io.out(`Already installed in ${file}: ${plan.kept.join(", ")}\n`);
   } else if (dryRun) {
@@ -144,21 +194,28 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   } else {
     try {
       const backup = writeSettings(file, plan.text, {
-        ...scope,
+        root,
         now: env.now,
         newMode: user ? 0o600 : 0o644,
         old: read,
       });
       io.out(`Installed in ${file}: ${summary(plan)}\n`);
-      if (backup) io.out(`Backup: ${backup}\n`);
+      if (backup) io.out(`Backup: ${backup} (the newest ${KEEP_BACKUPS} are kept)\n`);
     } catch (err) {
-      io.err(`rehydrate install: ${writeFailure(file, err)}\n`);
-      return 1;
+      return failure(io, "install", writeFailure(file, err));
     }
   }
   if (!dryRun) io.out(whatTheAgentGets(workflows, loaded.config.session.enabled !== false));
-  const other = settingsPath({ user: !user, projectDir }, env.homeDir);
-  if (resolve(other) !== resolve(file)) warnTwice(io, other, user ? "" : " --user", user ? projectDir : undefined);
+  if (scope === "local" && !dryRun && read.text === null && plan.changed) noteGitignore(io, projectDir);
+  if (shared) warnNotOnPath(io, prefix, projectDir, env);
+  if (npx) {
+    io.err(
+      `rehydrate install: warning: ${binary.path} is in npx's cache, which npm cache npx rm --force (or removing ~/.npm) deletes: these hooks then do nothing; for hooks that last, npm install -g rehydrate (or install.sh) and run rehydrate install again\n`,
+    );
+  }
+  for (const other of ["local", "shared", "user"] as const) {
+    if (other !== scope) warnTwice(io, other, settingsPath(other, dirs), file, projectDir);
+  }
   if (opts.flags.has("--write-config")) {
     const code = writeConfig(io, user ? env.homeDir : projectDir, workflows, dryRun);
     if (code !== 0) return code;
@@ -166,14 +223,85 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   return 0;
 }
 
-function printFindings(io: CliIo, findings: WorkflowFinding[]): void {
+/**
+ * The command prefix of a shared install: the binary relative to `"$CLAUDE_PROJECT_DIR"` when it
+ * lies inside the project (a checked-in or built binary), else its name (`rehydrate`, without
+ * `.exe`) looked up on PATH: never an absolute path of this machine.
+ */
+function sharedPrefix(binary: string, options: { projectDir: string; platform: string }): string {
+  const inside = commandPrefix(binary, options);
+  if (inside.startsWith('"$CLAUDE_PROJECT_DIR')) return inside;
+  const name = binary.slice(Math.max(binary.lastIndexOf("/"), binary.lastIndexOf("\\")) + 1).replace(/\.exe$/i, "");
+  return quoteShellPath(name, options.platform);
+}
+
+/** True for a binary that `npx rehydrate` ran from npm's npx cache (`~/.npm/_npx/<hash>/...`). */
+function inNpxCache(binary: string): boolean {
+  return binary.split(/[/\\]/).includes("_npx");
+}
+
+/**
+ * Claude Code adds `.claude/settings.local.json` to `.gitignore` when it creates the file itself;
+ * created here, in a git checkout whose ignore files do not name it, it could be committed with
+ * this machine's paths: say so once, when the file is new.
+ */
+function noteGitignore(io: CliIo, projectDir: string): void {
+  if (!existsSync(join(projectDir, ".git"))) return;
+  for (const ignore of [join(projectDir, ".gitignore"), join(projectDir, ".claude", ".gitignore")]) {
+    const read = readSettings(ignore, { root: projectDir, maxBytes: 256 * 1024 });
+    if (!("error" in read) && read.text !== null && read.text.includes("settings.local.json")) return;
+  }
+  io.out(
+    "Note: .claude/settings.local.json names this machine's binary; keep it out of git (add it to .gitignore), or run rehydrate install --shared for a file the team can commit\n",
+  );
+}
+
+/** Our entries in the files of this scope before the install: both project files, or the user's. */
+function previousEntries(
+  scope: SettingsScopeName,
+  dirs: { projectDir: string; homeDir: string },
+  text: string | null,
+): OurEntry[] {
+  const texts = [text];
+  if (scope !== "user") {
+    const other = settingsPath(scope === "local" ? "shared" : "local", dirs);
+    const read = readSettings(other, { root: dirs.projectDir });
+    if (!("error" in read)) texts.push(read.text);
+  }
+  return texts.flatMap((t) => {
+    const listed = listOurEntries(t);
+    return "error" in listed ? [] : listed.entries;
+  });
+}
+
+/** A shared install that names the binary on PATH does nothing on this machine when it is not there: say so. */
+function warnNotOnPath(
+  io: CliIo,
+  prefix: string,
+  projectDir: string,
+  env: { homeDir: string; env: Record<string, string | undefined> },
+): void {
+  if (prefix.startsWith('"$CLAUDE_PROJECT_DIR')) return;
+  const found = commandBinary(prefix, projectDir, env.homeDir, env.env);
+  if (found.includes("/") || found.includes("\\")) return;
+  io.err(
+    `rehydrate install: warning: ${found} is not on PATH here, so these hooks do nothing on this machine; put the binary on PATH as ${found}\n`,
+  );
+}
+
+function printFindings(io: CliIo, findings: WorkflowFinding[], before: Workflow[]): void {
   const used = findings.filter((f) => f.used);
-  if (used.length === 0) {
+  const kept = before.filter((w) => !used.some((f) => f.workflow === w));
+  const parts = [
+    ...used.map((f) => `${f.workflow} (${f.evidence})`),
+    ...kept.map((w) => `${w} (installed before; --workflows replaces the list)`),
+  ];
+  if (parts.length === 0) {
     io.out(
       "No workflow detected: installing the delivery core (PreCompact, SessionStart, UserPromptSubmit); pass --workflows to choose\n",
     );
   } else {
-    io.out(`Workflows: ${used.map((f) => `${f.workflow} (${f.evidence})`).join(", ")}\n`);
+    io.out(`Workflows: ${parts.join(", ")}\n`);
   }
 }
 
@@ -211,14 +339,15 @@ function summary(plan: { added: string[]; updated: string[]; removed: string[]; 
   return parts.join("; ") || "no change";
 }
 
-/** A project install next to a user install of ours (or the reverse) runs every hook twice: say so. */
-function warnTwice(io: CliIo, otherFile: string, otherFlag: string, root: string | undefined): void {
-  const read = readSettings(otherFile, { root });
+/** Another settings file that registers us too runs every hook twice: say so, and how to keep one. */
+function warnTwice(io: CliIo, other: SettingsScopeName, otherFile: string, file: string, projectDir: string): void {
+  if (resolve(otherFile) === resolve(file)) return;
+  const read = readSettings(otherFile, { root: other === "user" ? undefined : projectDir });
   if ("error" in read || read.text === null) return;
   const plan = planUninstall(read.text);
   if (plan.ok && plan.removed.length > 0) {
     io.err(
-      `rehydrate install: warning: ${otherFile} registers rehydrate too, so its hooks would run twice; run rehydrate uninstall${otherFlag} to keep one\n`,
+      `rehydrate install: warning: ${otherFile} registers rehydrate too, so its hooks would run twice; run rehydrate uninstall --${other} to keep one\n`,
     );
   }
 }
@@ -257,8 +386,7 @@ function writeConfig(io: CliIo, baseDir: string, workflows: Workflow[], dryRun: 
     mkdirSync(join(baseDir, ".claude"), { recursive: true });
     writeFileSync(file, text, { flag: "wx", mode: 0o644 });
   } catch (err) {
-    io.err(`rehydrate install: cannot write ${file}: ${(err as { code?: string }).code ?? String(err)}\n`);
-    return 1;
+    return failure(io, "install", `cannot write ${file}: ${(err as { code?: string }).code ?? String(err)}`);
   }
   io.out(
     `Config: wrote ${file} (the defaults for ${
@@ -266,11 +394,6 @@ function writeConfig(io: CliIo, baseDir: string, workflows: Workflow[], dryRun: 
     }); every key with its default: schemas/config.v1.json, ${CONFIG_SCHEMA_URL}\n`,
   );
   return 0;
-}
-
-function usage(io: CliIo, message: string): number {
-  io.err(`rehydrate install: ${message}; run rehydrate install --help\n`);
-  return 2;
 }
 
 function isDir(path: string): boolean {

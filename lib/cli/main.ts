@@ -10,6 +10,7 @@ import { cliValidate } from "./validate.ts";
 import { HOOK_NAMES } from "../hook/hook_names.ts";
 import { VERSION } from "../hook/version.ts";
 import { writeFd } from "../node/write_fd.ts";
+import { asksHelp, asksVersion, failure, usageError } from "./_usage.ts";
 
 /** Where the CLI writes; tests pass collectors. */
 export interface CliIo {
@@ -44,7 +45,7 @@ const help = (): string =>
 Usage:
   rehydrate <hook> < hook-input.json   run a hook exactly as its own binary would
   rehydrate <verb> [options]           run a command (see below)
-  rehydrate --version | --help
+  rehydrate -v | --version | -h | --help
 
 Hooks (one binary holds them all; dist/<hook> is the same code):
 ${Object.entries(HOOK_NAMES).map(([n, e]) => `  ${n.padEnd(20)} ${e}`).join("\n")}
@@ -52,13 +53,16 @@ ${Object.entries(HOOK_NAMES).map(([n, e]) => `  ${n.padEnd(20)} ${e}`).join("\n"
 Commands:
 ${Object.entries(VERBS).map(([n, v]) => `  ${n.padEnd(20)} ${v.summary}`).join("\n") || "  (none yet)"}
 
-Every command answers --help. Errors are one line on stderr and a non-zero exit;
-hooks never fail: they exit 0 with no output and log to debug.log (REHYDRATE_DEBUG=1).
+Every command and hook answers -h/--help and -v/--version. A command exits 0 when
+it worked, 1 when it failed (one line on stderr: rehydrate <command>: <what>) and 2
+on a usage error (that line, then "Try 'rehydrate <command> --help'.").
+Hooks never fail: they exit 0 with no output and log to debug.log (REHYDRATE_DEBUG=1).
 `;
 
 /**
  * The command line of the multicall binary: `rehydrate <verb> ...` runs a
- * command, and `--version` / `--help` print. Returns the exit code.
+ * command, and `-v`/`--version` / `-h`/`--help` print (also after a verb). Returns the exit code:
+ * 0, 1 for a runtime failure, 2 for a usage error (lib/cli/_usage.ts).
  * `rehydrate <hook>` never gets here: hooks/rehydrate.ts runs the hook's own
  * entry instead (and answers `--version` itself, the floor `rehydrate doctor`
  * measures hooks against).
@@ -70,25 +74,29 @@ hooks never fail: they exit 0 with no output and log to debug.log (REHYDRATE_DEB
  */
 export async function cliMain(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+  if (first === undefined) return usageError(io, "", "missing command");
+  if (first === "--help" || first === "-h" || first === "help") {
     io.out(help());
-    return first === undefined ? 1 : 0;
+    return 0;
   }
-  if (first === "--version" || first === "-V" || first === "version") {
+  if (first === "--version" || first === "-v" || first === "-V" || first === "version") {
     io.out(`${VERSION}\n`);
     return 0;
   }
   const verb = Object.hasOwn(VERBS, first) ? VERBS[first] : undefined;
-  if (verb) {
-    try {
-      return await verb.run(rest, io);
-    } catch (err) {
-      io.err(`rehydrate ${first}: ${(err as Error).message}\n`);
-      return 1;
-    }
+  if (!verb) {
+    return usageError(io, "", `unknown ${first.startsWith("-") ? "option" : "command"} ${JSON.stringify(first)}`);
   }
-  io.err(`rehydrate: unknown command "${first}"; run rehydrate --help for the list\n`);
-  return 1;
+  // Help first: `--help --version` asks for the page that also names the version.
+  if (!asksHelp(rest) && asksVersion(rest)) {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  try {
+    return await verb.run(rest, io);
+  } catch (err) {
+    return failure(io, first, (err as Error).message);
+  }
 }
 
 // Synchronous writes, waiting as long as a blocking write would: `process.stdout` would make

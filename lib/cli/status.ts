@@ -9,9 +9,13 @@ import {
   projectConfig,
   readOptions,
   resolveEnv,
+  settingsPath,
   type VerbEnv,
   type WorkflowFinding,
 } from "./_install_detect.ts";
+import { listOurEntries } from "./_install_plan.ts";
+import { readSettings } from "./_install_settings_file.ts";
+import { asksHelp, failure, usageError } from "./_usage.ts";
 import { checkpointFiles, newestTranscript, readJson, safeList } from "./_doctor_files.ts";
 import { currentSessionSnapshot } from "../session/current_snapshot.ts";
 import { renderSessionElement } from "../session/session_element.ts";
@@ -43,6 +47,11 @@ export interface StatusReport {
     percent: number;
     source: string;
   } | null;
+  /**
+   * Where the hooks are registered: the project's local and shared settings files and the user's,
+   * each with the `Event:hook` entries of ours it holds (none when it has none or cannot be read).
+   */
+  installed: { scope: "local" | "shared" | "user"; file: string; hooks: string[]; error: string | null }[];
   /** False when the config turns the everyday layer off (`session.enabled: false`). */
   sessionLayer: boolean;
   /**
@@ -68,7 +77,8 @@ const SESSION_SHARE = 3000;
 
 const HELP = `Usage: rehydrate status [--project DIR] [--json] [--verbose]
 
-What rehydrate knows about a project right now: the workflows detected, the
+What rehydrate knows about a project right now: where its hooks are registered
+(the project's local and shared settings, the user's), the workflows detected, the
 last detection PreCompact saved (active project and confidence), checkpoints
 not acknowledged yet, re-read markers waiting, how full the context window
 of the newest session is, and what the agent would get after its next
@@ -79,6 +89,7 @@ Options:
   --json          print it as JSON (with the element)
   --verbose       also print the <session-context> element
   -h, --help      show this help
+  -v, --version   print the version
 
 Examples:
   rehydrate status
@@ -90,8 +101,8 @@ Examples:
  * `rehydrate status`: prints the detected workflows, the last detection and its confidence, the
  * pending (unacknowledged) checkpoints, the pending re-read markers, the context fill of the
  * newest session and the `<session-context>` it would get after its next compaction (with
- * `--verbose`, the element itself). Reads only, never writes state; returns 0, or 2 on a usage
- * error.
+ * `--verbose`, the element itself), and where the hooks are registered. Reads only, never writes
+ * state; returns 0, 1 when the project is no directory, 2 on a usage error.
  *
  * @example
  * ```ts
@@ -100,21 +111,15 @@ Examples:
  * ```
  */
 export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): number {
-  if (args.includes("-h") || args.includes("--help")) {
+  if (asksHelp(args)) {
     io.out(HELP);
     return 0;
   }
   const opts = readOptions(args, { flags: ["--json", "--verbose"], values: ["--project"] });
-  if (opts.error) {
-    io.err(`rehydrate status: ${opts.error}; run rehydrate status --help\n`);
-    return 2;
-  }
+  if (opts.error) return usageError(io, "status", opts.error);
   const env = resolveEnv(options);
   const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
-  if (!isDir(projectDir)) {
-    io.err(`rehydrate status: no directory ${projectDir}; pass --project DIR\n`);
-    return 2;
-  }
+  if (!isDir(projectDir)) return failure(io, "status", `no directory ${projectDir}; pass --project DIR`);
   const loaded = projectConfig(projectDir, env);
   const config = loaded.config;
   const report: StatusReport = {
@@ -124,6 +129,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     pendingCheckpoints: [],
     pendingMarkers: [],
     latestSession: null,
+    installed: installedHooks(projectDir, env.homeDir),
     sessionLayer: config.session.enabled !== false,
     nextCompaction: null,
   };
@@ -212,6 +218,14 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     return 0;
   }
   io.out(`Project: ${projectDir}\n`);
+  const where = report.installed.filter((i) => i.hooks.length > 0 || i.error);
+  io.out(
+    `Hooks: ${
+      where.length === 0
+        ? "not registered; rehydrate install registers them"
+        : where.map((i) => `${i.file} (${i.scope}): ${i.error ?? i.hooks.join(", ")}`).join("; ")
+    }\n`,
+  );
   io.out("Workflows:\n");
   for (const f of report.workflows) io.out(`  ${f.workflow.padEnd(14)} ${f.used ? "yes" : "no "}  ${f.evidence}\n`);
   const d = report.lastDetection;
@@ -263,6 +277,20 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     if (n.element && opts.flags.has("--verbose")) io.out(n.element + "\n");
   }
   return 0;
+}
+
+/** Our entries in each settings file Claude Code reads for this project. */
+function installedHooks(projectDir: string, homeDir: string): StatusReport["installed"] {
+  return (["local", "shared", "user"] as const).map((scope) => {
+    const file = settingsPath(scope, { projectDir, homeDir });
+    const read = readSettings(file, { root: scope === "user" ? undefined : projectDir });
+    if ("error" in read) return { scope, file, hooks: [], error: read.error };
+    const listed = listOurEntries(read.text);
+    if ("error" in listed) {
+      return { scope, file, hooks: [], error: `${listed.error.line}:${listed.error.column}: ${listed.error.message}` };
+    }
+    return { scope, file, hooks: listed.entries.map((e) => `${e.event}:${e.hook}`), error: null };
+  });
 }
 
 function count(n: number, noun: string): string {

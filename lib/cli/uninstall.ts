@@ -1,37 +1,48 @@
-import { resolve } from "../node/path.ts";
+import { statSync } from "../node/fs.ts";
+import { relative, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { quoteShellPath } from "./_install_command.ts";
-import { readOptions, resolveEnv, settingsPath, type VerbEnv } from "./_install_detect.ts";
+import { readOptions, resolveEnv, settingsPath, type SettingsScopeName, type VerbEnv } from "./_install_detect.ts";
 import { unifiedDiff } from "./_install_diff.ts";
 import { planUninstall } from "./_install_plan.ts";
-import { readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
+import { deleteSettings, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
+import { asksHelp, failure, usageError } from "./_usage.ts";
 
-const HELP = `Usage: rehydrate uninstall [--project DIR | --user] [--dry-run] [--command PATH]
+const HELP = `Usage: rehydrate uninstall [--project DIR] [--local | --shared | --user]
+         [--dry-run] [--command PATH]
 
-Removes rehydrate's hook entries from <DIR>/.claude/settings.json (default DIR:
-the current directory) or, with --user, ~/.claude/settings.json: exactly the
-entries install added (a command running a rehydrate binary with one hook name),
-plus the matcher groups, event arrays and "hooks" object they leave empty.
-Everything else stays byte for byte; a backup settings.json.bak-<time> is
-written first.
+Removes rehydrate's hook entries from the project's settings files, the local
+<DIR>/.claude/settings.local.json and the shared <DIR>/.claude/settings.json
+(default DIR: the current directory; --local or --shared for one of them), or
+with --user from ~/.claude/settings.json: exactly the entries install added (a
+command running a rehydrate binary with one hook name, guarded or not), plus the
+matcher groups, event arrays and "hooks" object they leave empty. Everything else
+stays byte for byte; <file>.bak-<time> is written first (the newest 3 are kept).
+A file left holding only {} is deleted, with its backups that held nothing but
+our hooks, and the .claude folder when nothing else is in it.
 
 Options:
   --project DIR    the project to uninstall from (default: the current directory)
+  --local          only the project's .claude/settings.local.json
+  --shared         only the project's .claude/settings.json
   --user           uninstall from ~/.claude/settings.json instead
   --dry-run        print the diff and write nothing
   --command PATH   also treat commands running PATH as ours (a binary whose file
                    name does not contain "rehydrate")
   -h, --help       show this help
+  -v, --version    print the version
 
 Examples:
   rehydrate uninstall
-  rehydrate uninstall --user --dry-run
+  rehydrate uninstall --shared --dry-run
+  rehydrate uninstall --user
 `;
 
 /**
- * `rehydrate uninstall`: removes exactly the entries `rehydrate install` added to a Claude Code
- * settings file. Returns 0 on success (also when nothing was installed), 1 when the file cannot be
- * read, parsed or written (it is then left untouched), 2 on a usage error.
+ * `rehydrate uninstall`: removes exactly the entries `rehydrate install` added to Claude Code
+ * settings files (both of the project's by default), deleting a file it leaves empty. Returns 0
+ * on success (also when nothing was installed), 1 when a file cannot be read, parsed or written
+ * (it is then left untouched; the others are still done), 2 on a usage error.
  *
  * @example
  * ```ts
@@ -40,58 +51,116 @@ Examples:
  * ```
  */
 export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): number {
-  if (args.includes("-h") || args.includes("--help")) {
+  if (asksHelp(args)) {
     io.out(HELP);
     return 0;
   }
-  const opts = readOptions(args, { flags: ["--user", "--dry-run"], values: ["--project", "--command"] });
-  if (opts.error) return usage(io, opts.error);
+  const opts = readOptions(args, {
+    flags: ["--user", "--shared", "--local", "--dry-run"],
+    values: ["--project", "--command"],
+  });
+  if (opts.error) return usageError(io, "uninstall", opts.error);
+  const chosen = (["--user", "--shared", "--local"] as const).filter((f) => opts.flags.has(f));
+  if (chosen.length > 1) return usageError(io, "uninstall", `${chosen.join(" and ")} exclude each other`);
   const user = opts.flags.has("--user");
-  if (user && opts.values.has("--project")) return usage(io, "--project and --user exclude each other");
+  if (user && opts.values.has("--project")) {
+    return usageError(io, "uninstall", "--project and --user exclude each other");
+  }
+  const scopes: SettingsScopeName[] = user
+    ? ["user"]
+    : opts.flags.has("--shared")
+    ? ["shared"]
+    : opts.flags.has("--local")
+    ? ["local"]
+    : ["local", "shared"];
   const env = resolveEnv(options);
   const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
-  const file = settingsPath({ user, projectDir }, env.homeDir);
-  const scope = { root: user ? undefined : projectDir };
-  const read = readSettings(file, scope);
-  if ("error" in read) {
-    io.err(`rehydrate uninstall: ${read.error}; not changed\n`);
-    return 1;
-  }
-  if (read.text === null) {
-    io.out(`Nothing to uninstall: ${file} does not exist\n`);
-    return 0;
-  }
+  if (!user && !isDir(projectDir)) return failure(io, "uninstall", `no directory ${projectDir}; pass --project DIR`);
   const extra = opts.values.get("--command");
   const known = extra === undefined ? [] : [quoteShellPath(resolve(env.cwd, extra), env.platform), extra];
-  const plan = planUninstall(read.text, { knownBinaries: known });
+  let code = 0;
+  const missing: string[] = [];
+  // Both project files sit in .claude: a problem with the folder is said once.
+  const said = new Set<string>();
+  for (const scope of scopes) {
+    const file = settingsPath(scope, { projectDir, homeDir: env.homeDir });
+    const r = uninstallFrom(io, file, {
+      root: user ? undefined : projectDir,
+      known,
+      dryRun: opts.flags.has("--dry-run"),
+      now: env.now,
+      label: (user ? relative(env.homeDir, file) : relative(projectDir, file)).split("\\").join("/"),
+      said,
+    });
+    if (r === "missing") missing.push(file);
+    else if (r === "failed") code = 1;
+  }
+  if (missing.length === scopes.length) io.out(`Nothing to uninstall: no ${missing.join(" or ")}\n`);
+  return code;
+}
+
+function uninstallFrom(
+  io: CliIo,
+  file: string,
+  o: { root: string | undefined; known: string[]; dryRun: boolean; now: Date; label: string; said: Set<string> },
+): "done" | "missing" | "failed" {
+  const read = readSettings(file, { root: o.root });
+  if ("error" in read) {
+    if (!o.said.has(read.error)) failure(io, "uninstall", `${read.error}; not changed`);
+    o.said.add(read.error);
+    return "failed";
+  }
+  if (read.text === null) return "missing";
+  const plan = planUninstall(read.text, { knownBinaries: o.known });
   if (!plan.ok) {
     const e = plan.error;
-    io.err(
-      `rehydrate uninstall: ${file}:${e.line}:${e.column}: ${e.message}; the file was left untouched, fix it and run again\n`,
+    failure(
+      io,
+      "uninstall",
+      `${file}:${e.line}:${e.column}: ${e.message}; the file was left untouched, fix it and run again`,
     );
-    return 1;
+    return "failed";
   }
   if (!plan.changed) {
     io.out(`Nothing to uninstall: no rehydrate hooks in ${file}\n`);
-    return 0;
+    return "done";
   }
-  if (opts.flags.has("--dry-run")) {
-    io.out(unifiedDiff(read.text, plan.text, "settings.json"));
-    io.out(`Dry run: ${file} not written (would remove ${plan.removed.join(", ")})\n`);
-    return 0;
+  const empty = isEmptyObject(plan.text);
+  if (o.dryRun) {
+    io.out(unifiedDiff(read.text, plan.text, o.label));
+    io.out(
+      `Dry run: ${file} not written (would remove ${plan.removed.join(", ")}${empty ? "; and delete the file" : ""})\n`,
+    );
+    return "done";
   }
   try {
-    const backup = writeSettings(file, plan.text, { ...scope, now: env.now, newMode: 0o644, old: read });
+    const holdsOnlyOurs = (text: string) => {
+      const p = planUninstall(text, { knownBinaries: o.known });
+      return p.ok && isEmptyObject(p.text);
+    };
+    if (empty && deleteSettings(file, { root: o.root, holdsOnlyOurs })) {
+      io.out(`Uninstalled from ${file}: removed ${plan.removed.join(", ")}; the file held nothing else: deleted\n`);
+      return "done";
+    }
+    const backup = writeSettings(file, plan.text, { root: o.root, now: o.now, newMode: 0o644, old: read });
     io.out(`Uninstalled from ${file}: removed ${plan.removed.join(", ")}\n`);
     if (backup) io.out(`Backup: ${backup}\n`);
   } catch (err) {
-    io.err(`rehydrate uninstall: ${writeFailure(file, err)}\n`);
-    return 1;
+    failure(io, "uninstall", writeFailure(file, err));
+    return "failed";
   }
-  return 0;
+  return "done";
 }
 
-function usage(io: CliIo, message: string): number {
-  io.err(`rehydrate uninstall: ${message}; run rehydrate uninstall --help\n`);
-  return 2;
+/** `{}` with any whitespace: a settings file that says nothing (Claude Code reads a missing one the same). */
+function isEmptyObject(text: string): boolean {
+  return /^\uFEFF?\s*\{\s*\}\s*$/.test(text);
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

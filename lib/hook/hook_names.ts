@@ -17,4 +17,5 @@ export const HOOK_NAMES: Readonly<Record<string, HookEventName>> = Object.freeze
   "pre-tool-use": "PreToolUse",
   "post-tool-use": "PostToolUse",
   stop: "Stop",
+  "post-model-switch": "PostModelSwitch",
 });

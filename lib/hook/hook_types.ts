@@ -15,7 +15,8 @@ export type HookEventName =
   | "UserPromptSubmit"
   | "PreToolUse"
   | "PostToolUse"
-  | "Stop";
+  | "Stop"
+  | "PostModelSwitch";
 
 /** Fields every hook input carries (`BaseHookInput`). */
 export interface BaseHookInput {
@@ -45,18 +46,40 @@ export interface PostCompactInput extends BaseHookInput {
   compact_summary?: string;
 }
 
-/** SessionStart: `source` is compared with the matcher. */
+/**
+ * SessionStart: `source` is compared with the matcher. `fork` (`--fork-session`, 2.1.3xx) is a
+ * resume under a new session id. On `resume` and `fork`, 2.1.332 adds how long the session sat
+ * idle and the tokens its context holds (the request after it re-caches them all when the prompt
+ * cache expired); on `startup` and `compact` it sends `model` instead.
+ */
 export interface SessionStartInput extends BaseHookInput {
   hook_event_name: "SessionStart";
   source?: "startup" | "resume" | "clear" | "compact" | "fork" | string;
   model?: string;
   session_title?: string;
+  seconds_since_last_response?: number;
+  /** Tokens in the context as the client counts them (not the window's size). */
+  context_tokens?: number;
+  prompt_cache_likely_expired?: boolean;
+  estimated_cache_write_usd?: number;
 }
+
+/**
+ * Who wrote a prompt, per 2.1.332's schema: `user` (typed in the composer), `sdk` (`-p` or the
+ * Agent SDK), or a turn the client injected: `system` (task notifications, peer messages,
+ * auto-continuation), `loop_wakeup`, `schedule_wakeup`, `poll_event`. The schema says payloads
+ * may omit it "while the field rolls out": 2.1.332 run offline sends none (tests/fixtures/
+ * claude-code-2.1.332), so its absence says nothing.
+ */
+export type PromptSource = "user" | "sdk" | "system" | "loop_wakeup" | "schedule_wakeup" | "poll_event";
 
 /** UserPromptSubmit: no matcher, runs on every prompt. */
 export interface UserPromptSubmitInput extends BaseHookInput {
   hook_event_name: "UserPromptSubmit";
   prompt?: string;
+  /** Who wrote the prompt; only `user` and `sdk` are the user's request. Often absent. */
+  source?: PromptSource | string;
+  session_title?: string;
 }
 
 /** PreToolUse: `tool_name` is compared with the matcher. */
@@ -83,6 +106,22 @@ export interface StopInput extends BaseHookInput {
   last_assistant_message?: string;
 }
 
+/**
+ * PostModelSwitch (2.1.3xx): the session's model changed, by `/model`, the picker, the SDK or a
+ * fallback (`source`), so its context window may have too. Clients without the event never send it.
+ */
+export interface PostModelSwitchInput extends BaseHookInput {
+  hook_event_name: "PostModelSwitch";
+  from_model?: string;
+  /** The model now in use (an API id such as `claude-sonnet-4-6`). */
+  to_model?: string;
+  /** What was asked for: an alias or an id, perhaps with `[1m]`. */
+  requested_model?: string;
+  source?: string;
+  /** Tokens in the context as the client counts them (not the window's size). */
+  context_tokens?: number;
+}
+
 /** The input of each event. */
 export interface HookInputs {
   PreCompact: PreCompactInput;
@@ -92,6 +131,7 @@ export interface HookInputs {
   PreToolUse: PreToolUseInput;
   PostToolUse: PostToolUseInput;
   Stop: StopInput;
+  PostModelSwitch: PostModelSwitchInput;
 }
 
 /**

@@ -19,7 +19,7 @@ export interface RunHookOptions<E extends HookEventName = HookEventName> {
 /**
  * The whole body of a hook entry: reads stdin to EOF (16 MiB cap; `options.stdin` when the entry
  * has read it already), runs the handler through {@linkcode handleHook}, writes its stdout and
- * sets `process.exitCode`, all synchronously. `--version` and `--help` as the first argument
+ * sets `process.exitCode`, all synchronously. `-v`/`--version` and `-h`/`--help` as the first argument
  * print instead (Claude Code passes no arguments). It never calls `process.exit()`, so piped
  * output is flushed, and it never lets an error escape: whatever happens, the process ends with
  * exit 0 and no output unless the handler deliberately replied.
@@ -38,7 +38,7 @@ export function runHook<E extends HookEventName>(
   options: RunHookOptions<E> = {},
 ): void {
   const args = options.args ?? process.argv.slice(2);
-  if (args[0] === "--version" || args[0] === "-V") {
+  if (args[0] === "--version" || args[0] === "-v" || args[0] === "-V") {
     writeFd(1, `${VERSION}\n`);
     return;
   }

@@ -54,6 +54,13 @@ const MACHINE_PREFIXES: readonly string[] = [
   "Caveat: The messages below were generated",
   "This session is being continued from a previous conversation",
 ];
+/**
+ * `promptSource` values of rows the user wrote (2.1.3xx): typed or queued in the composer, an
+ * accepted suggestion, a `-p`/SDK prompt (`sdk`; `user` is the hook input's word for the
+ * composer). Any other value (`system` for task notifications and auto-continuation, wake-ups,
+ * poll events, and whatever a later client adds) is a turn the client injected.
+ */
+const USER_PROMPT_SOURCES: ReadonlySet<string> = new Set(["typed", "queued", "suggestion_accepted", "sdk", "user"]);
 const COMMAND_NAME = /<command-name>\s*\/?([^<\s]{1,100})\s*<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 /** Commands whose arguments are not a request: `/compact` takes instructions for the summarizer. */
@@ -62,7 +69,8 @@ const NOT_A_REQUEST: ReadonlySet<string> = new Set(["compact"]);
 /**
  * The words the user typed in `row`, or undefined when the row is anything else: a tool result,
  * an assistant or system row, a sidechain, a row the client injected (`isMeta`, a compaction
- * summary, `isVisibleInTranscriptOnly`, an `origin` other than `human`), command output and
+ * summary, `isVisibleInTranscriptOnly`, an `origin` other than `human`, a `promptSource` that is
+ * not the user's, such as 2.1.332's `system` on a background task's notification), command output and
  * caveats, reminders, hook output, task notifications and interruptions. A slash command counts
  * only with arguments (`/review 123` → `"/review 123"`), and never `/compact`.
  *
@@ -71,6 +79,7 @@ const NOT_A_REQUEST: ReadonlySet<string> = new Set(["compact"]);
  * import { typedUserText } from "./user_requests.ts";
  * typedUserText({ type: "user", message: { role: "user", content: "fix the login bug" } }); // "fix the login bug"
  * typedUserText({ type: "user", isMeta: true, message: { role: "user", content: "<system-reminder>x</system-reminder>" } }); // undefined
+ * typedUserText({ type: "user", promptSource: "system", message: { role: "user", content: "Continue." } }); // undefined
  * ```
  */
 export function typedUserText(row: TranscriptRow): string | undefined {
@@ -81,6 +90,7 @@ export function typedUserText(row: TranscriptRow): string | undefined {
   if (typeof origin === "object" && origin !== null && (origin as { kind?: unknown }).kind !== "human") {
     return undefined;
   }
+  if (typeof row.promptSource === "string" && !USER_PROMPT_SOURCES.has(row.promptSource)) return undefined;
   const content = row.message?.content;
   let text: string;
   if (typeof content === "string") text = content;

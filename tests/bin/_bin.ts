@@ -15,9 +15,13 @@ export const HOOKS = [
   "pre-tool-use",
   "post-tool-use",
   "stop",
+  "post-model-switch",
 ];
 export const BINARIES = [...HOOKS, "rehydrate"];
-export const FIXTURES = join(ROOT, "tests", "fixtures", "claude-code-2.1.197");
+/** Hook inputs and transcripts captured from the pinned current client (tests/fixtures/SOURCES.md). */
+export const FIXTURES = join(ROOT, "tests", "fixtures", "claude-code-2.1.332");
+/** The same from the oldest client rehydrate supports: its inputs must keep working. */
+export const FIXTURES_OLDEST = join(ROOT, "tests", "fixtures", "claude-code-2.1.197");
 
 export function bin(name: string): string {
   const p = join(DIST, name + EXE);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bin, BINARIES, FIXTURES, HOOKS, ROOT, run } from "./_bin.ts";
+import { bin, BINARIES, FIXTURES, FIXTURES_OLDEST, HOOKS, ROOT, run } from "./_bin.ts";
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const EVENT: Record<string, string> = {
@@ -14,6 +14,7 @@ const EVENT: Record<string, string> = {
   "pre-tool-use": "PreToolUse",
   "post-tool-use": "PostToolUse",
   stop: "Stop",
+  "post-model-switch": "PostModelSwitch",
 };
 
 function isolatedEnv(): Record<string, string | undefined> {
@@ -56,11 +57,15 @@ for (const name of HOOKS) {
     }
   });
 
-  test(`${name} and "rehydrate ${name}" answer a captured payload alike`, () => {
-    const payloads = readdirSync(join(FIXTURES, "hook-inputs")).filter((f) => f.startsWith(EVENT[name]));
+  test(`${name} and "rehydrate ${name}" answer a captured payload alike, from the current and the oldest client`, () => {
+    const payloads = [FIXTURES, FIXTURES_OLDEST].flatMap((set) =>
+      readdirSync(join(set, "hook-inputs")).filter((f) => f.startsWith(EVENT[name])).map((f) =>
+        join(set, "hook-inputs", f)
+      )
+    );
     assert.ok(payloads.length > 0, `no captured payload for ${EVENT[name]}`);
     for (const file of payloads) {
-      const stdin = readFileSync(join(FIXTURES, "hook-inputs", file), "utf8");
+      const stdin = readFileSync(file, "utf8");
       const a = run(bin(name), [], { stdin, env: isolatedEnv() });
       const b = run(bin("rehydrate"), [name], { stdin, env: isolatedEnv() });
       assert.equal(a.status, 0, file);
@@ -74,10 +79,9 @@ for (const name of HOOKS) {
   });
 }
 
-test("rehydrate with an unknown command prints one line on stderr and exits 1", () => {
+test("rehydrate with an unknown command is a usage error: one line, a hint, exit 2", () => {
   const r = run(bin("rehydrate"), ["frobnicate"]);
-  assert.equal(r.status, 1);
+  assert.equal(r.status, 2);
   assert.equal(r.stdout, "");
-  assert.equal(r.stderr.trim().split("\n").length, 1);
-  assert.match(r.stderr, /unknown command/);
+  assert.equal(r.stderr, `rehydrate: unknown command "frobnicate"\nTry 'rehydrate --help'.\n`);
 });

@@ -98,6 +98,8 @@ function oneLine(text: string): string[] {
   return text.split("\n").filter((l) => l !== "");
 }
 
+// The project's shared settings file: `install --shared` writes it, uninstall reads it too (the
+// default install's settings.local.json goes through the same reads).
 const SETTINGS = join(".claude", "settings.json");
 /** A settings file with one entry of ours, so uninstall would have something to remove. */
 const OURS = JSON.stringify(
@@ -111,7 +113,7 @@ const OURS = JSON.stringify(
 ) + "\n";
 
 const VERBS: { verb: string; args: string[] }[] = [
-  { verb: "install", args: ["install"] },
+  { verb: "install", args: ["install", "--shared"] },
   { verb: "uninstall", args: ["uninstall"] },
   { verb: "doctor", args: ["doctor", "--no-latency"] },
 ];
@@ -138,7 +140,7 @@ describe("settings files are read bounded and without blocking", () => {
       const b = box();
       mkdirSync(join(b.home, ".claude"));
       symlinkSync("/dev/zero", join(b.home, SETTINGS));
-      const r = cli(b, verb === "doctor" ? args : [...args, "--user"]);
+      const r = cli(b, verb === "doctor" ? args : [verb, "--user"]);
       finished(r, verb);
       assert.ok(r.ms < LIMIT_MS);
       assert.equal(r.status, 1, r.stderr + r.stdout);
@@ -166,7 +168,7 @@ describe("settings files are read bounded and without blocking", () => {
     const b = box();
     const big = JSON.stringify({ padding: "x".repeat(1024 * 1024) });
     writeFileSync(join(b.project, SETTINGS), big);
-    const r = cli(b, ["install"]);
+    const r = cli(b, ["install", "--shared"]);
     finished(r, "install");
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^rehydrate install: .*settings\.json is larger than 1 MiB; not changed\n$/);
@@ -183,7 +185,7 @@ describe("a project's settings file is never followed out of the project", () =>
       const target = join(b.outside, "settings.json");
       writeFileSync(target, OURS);
       symlinkSync(target, join(b.project, SETTINGS));
-      const r = cli(b, [verb]);
+      const r = cli(b, verb === "install" ? [verb, "--shared"] : [verb]);
       finished(r, verb);
       assert.equal(r.status, 1, r.stdout + r.stderr);
       assert.equal(
@@ -199,7 +201,7 @@ describe("a project's settings file is never followed out of the project", () =>
       rmSync(join(b.project, ".claude"), { recursive: true });
       writeFileSync(join(b.outside, "settings.json"), OURS);
       symlinkSync(b.outside, join(b.project, ".claude"));
-      const r = cli(b, [verb]);
+      const r = cli(b, verb === "install" ? [verb, "--shared"] : [verb]);
       finished(r, verb);
       assert.equal(r.status, 1, r.stdout + r.stderr);
       assert.equal(r.stderr, `rehydrate ${verb}: .claude is a link to a directory outside the project; not changed\n`);
@@ -214,13 +216,13 @@ describe("a project's settings file is never followed out of the project", () =>
     () => {
       const b = box();
       symlinkSync(join(b.outside, "new-settings.json"), join(b.project, SETTINGS));
-      const r = cli(b, ["install", "--dry-run"]);
+      const r = cli(b, ["install", "--shared", "--dry-run"]);
       assert.equal(r.status, 1);
       assert.equal(
         r.stderr,
         "rehydrate install: .claude/settings.json is a link to a file outside the project; not changed\n",
       );
-      const w = cli(b, ["install"]);
+      const w = cli(b, ["install", "--shared"]);
       assert.equal(w.status, 1);
       assert.deepEqual(readdirSync(b.outside), []);
     },
@@ -243,7 +245,7 @@ describe("a project's settings file is never followed out of the project", () =>
     mkdirSync(join(b.project, "dotfiles"));
     writeFileSync(join(b.project, "dotfiles", "settings.json"), "{}\n");
     symlinkSync(join("..", "dotfiles", "settings.json"), join(b.project, SETTINGS));
-    const r = cli(b, ["install"]);
+    const r = cli(b, ["install", "--shared"]);
     finished(r, "install");
     assert.equal(r.status, 0, r.stderr);
     assert.ok(lstatSync(join(b.project, SETTINGS)).isSymbolicLink());

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bin, ROOT, run } from "./_bin.ts";
+import { hooksFor } from "../../lib/cli/_install_plan.ts";
 
 const FIX = join(ROOT, "tests", "fixtures", "settings");
 
@@ -20,14 +21,15 @@ test("rehydrate install registers the compiled binary itself, twice changes noth
   const s = sandbox();
   const rehydrate = bin("rehydrate");
   mkdirSync(join(s.project, ".claude"));
-  const file = join(s.project, ".claude", "settings.json");
+  // The default install is this machine's: .claude/settings.local.json, by the binary's own path.
+  const file = join(s.project, ".claude", "settings.local.json");
   const original = readFileSync(join(FIX, "claude-code-style.json"), "utf8");
   writeFileSync(file, original);
 
   const dry = run(rehydrate, ["install", "--dry-run"], { cwd: s.project, env: s.env });
   assert.equal(dry.status, 0, dry.stderr);
   assert.match(dry.stdout, /Workflows: dispatch \(docs\/handler-dispatches\/ exists\)/);
-  assert.match(dry.stdout, /^\+\+\+ b\/\.claude\/settings\.json$/m);
+  assert.match(dry.stdout, /^\+\+\+ b\/\.claude\/settings\.local\.json$/m);
   assert.equal(readFileSync(file, "utf8"), original);
 
   const first = run(rehydrate, ["install"], { cwd: s.project, env: s.env });
@@ -36,7 +38,10 @@ test("rehydrate install registers the compiled binary itself, twice changes noth
   const hooks = JSON.parse(installed).hooks;
   assert.equal(hooks.PreCompact[0].hooks[0].command, `${rehydrate} pre-compact`);
   assert.ok(!installed.includes("$bunfs") && !installed.includes("~BUN"));
-  assert.equal(readdirSync(join(s.project, ".claude")).filter((n) => n.startsWith("settings.json.bak-")).length, 1);
+  assert.equal(
+    readdirSync(join(s.project, ".claude")).filter((n) => n.startsWith("settings.local.json.bak-")).length,
+    1,
+  );
 
   const second = run(rehydrate, ["install"], { cwd: s.project, env: s.env });
   assert.equal(second.status, 0);
@@ -56,14 +61,7 @@ test("the installed commands run: rehydrate doctor passes them, with latency, an
   assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr);
   const report = JSON.parse(doctor.stdout);
   assert.equal(report.summary.fail, 0);
-  assert.deepEqual(report.latency.map((l: { hook: string }) => l.hook), [
-    "pre-compact",
-    "session-start",
-    "user-prompt-submit",
-    "pre-tool-use",
-    "post-tool-use",
-    "stop",
-  ]);
+  assert.deepEqual(report.latency.map((l: { hook: string }) => l.hook), hooksFor(["dispatch"]).map((h) => h.hook));
   for (const l of report.latency) {
     assert.equal(l.problem, null, l.hook);
     assert.ok(l.medianMs > 0 && l.floorMs > 0);
@@ -76,13 +74,13 @@ test("the installed commands run: rehydrate doctor passes them, with latency, an
   );
 });
 
-test("rehydrate install leaves invalid JSON untouched with one line on stderr and exit 1", () => {
+test("rehydrate install --shared leaves invalid JSON untouched with one line on stderr and exit 1", () => {
   const s = sandbox();
   mkdirSync(join(s.project, ".claude"));
   const file = join(s.project, ".claude", "settings.json");
   const bad = readFileSync(join(FIX, "invalid-trailing-comma.json"), "utf8");
   writeFileSync(file, bad);
-  const r = run(bin("rehydrate"), ["install"], { cwd: s.project, env: s.env });
+  const r = run(bin("rehydrate"), ["install", "--shared"], { cwd: s.project, env: s.env });
   assert.equal(r.status, 1);
   assert.equal(r.stderr.trim().split("\n").length, 1);
   assert.equal(readFileSync(file, "utf8"), bad);

@@ -1,13 +1,16 @@
 // The npm packages (docs/release.md, "npm packages"), offline: scripts/npm-pack.ts packs the
 // `rehydrate` package and the host platform's `@rehydrate/<os>-<arch>` from the host build in
 // dist/, `npm install --offline` puts both into a temporary prefix with the registry pointed at a
-// closed port on 127.0.0.1, and then `npx rehydrate --version` and `rehydrate install` run through
-// the Node shim. The hooks that install registers must call the native binary itself: they run
-// here with a PATH that has no Node on it.
+// closed port on 127.0.0.1. Its postinstall step (npm/rehydrate/install.js) must put the native
+// binary in the place of the Node shim npm links as `rehydrate`, so `rehydrate` on PATH runs no
+// Node: checked with a PATH that has no Node on it, for the command itself, the hooks a local
+// install registers and those of a shared install (`exec rehydrate <hook>` from PATH). With
+// --ignore-scripts (here through npx, which also puts the binary in npx's cache) the shim stays
+// and still works, and install guards the hooks against a later `npm cache npx rm`.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bin, ROOT } from "./_bin.ts";
@@ -60,17 +63,41 @@ function npm(args: string[], cwd = dir): { status: number | null; stdout: string
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
-/** The `rehydrate` command npm linked into the prefix (the Node shim). */
-function shim(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}) {
-  const path = join(prefix, "node_modules", ".bin", WINDOWS ? "rehydrate.cmd" : "rehydrate");
-  const r = spawnSync(quoted([path])[0], quoted(args), {
+/** `rehydrate` as npm linked it into `root`'s node_modules/.bin: the native binary, or the Node shim. */
+function dotBin(root: string): string {
+  return join(root, "node_modules", ".bin", WINDOWS ? "rehydrate.cmd" : "rehydrate");
+}
+
+function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {},
+) {
+  const r = spawnSync(quoted([command])[0], quoted(args), {
     cwd: options.cwd ?? dir,
     env: (options.env ?? npmEnv) as NodeJS.ProcessEnv,
+    input: options.input,
     encoding: "utf8",
     shell: WINDOWS,
     timeout: 30_000,
   });
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+}
+
+/** The environment of a hook Claude Code runs, with `path` as PATH: no Node on it. */
+function noNode(path: string): Record<string, string | undefined> {
+  return { HOME: npmEnv.HOME, PATH: path, REHYDRATE_STATE_DIR: npmEnv.REHYDRATE_STATE_DIR };
+}
+
+/** A script starts with `#!`; a native binary with its format's magic number. */
+function firstBytes(file: string): string {
+  return readFileSync(file).subarray(0, 4).toString("latin1");
+}
+
+function sameFile(a: string, b: string): boolean {
+  const sa = statSync(a);
+  const sb = statSync(b);
+  return sa.ino === sb.ino && sa.dev === sb.dev;
 }
 
 /** Every hook command `rehydrate install` wrote into the project's settings files. */
@@ -91,8 +118,17 @@ function tarball(pkg: string): string {
   return join(dir, "npm", `${pkg.replace(/^@/, "").replace("/", "-")}-${VERSION}.tgz`);
 }
 
-function nativeBinary(): string {
-  return realpathSync(join(prefix, "node_modules", HOST_PACKAGE, "bin", WINDOWS ? "rehydrate.exe" : "rehydrate"));
+/** The platform package's binary under `root` (default: the prefix). */
+function nativeBinary(root = prefix): string {
+  return realpathSync(join(root, "node_modules", HOST_PACKAGE, "bin", WINDOWS ? "rehydrate.exe" : "rehydrate"));
+}
+
+/** The one directory npx installed the tarballs into: `<cache>/_npx/<hash>`. */
+function npxRoot(): string {
+  const base = join(dir, "npm-cache", "_npx");
+  const [hash, ...more] = readdirSync(base);
+  assert.ok(hash && more.length === 0, `expected one npx install in ${base}`);
+  return realpathSync(join(base, hash));
 }
 
 describe("npm packages", { skip: SKIP }, () => {
@@ -159,7 +195,8 @@ describe("npm packages", { skip: SKIP }, () => {
     assert.equal(r.status, 0, `npm install failed:\n${r.stderr}`);
     const manifest = JSON.parse(readFileSync(join(prefix, "node_modules", "rehydrate", "package.json"), "utf8"));
     assert.equal(manifest.version, VERSION);
-    assert.deepEqual(manifest.bin, { rehydrate: "bin/rehydrate.js" });
+    assert.deepEqual(manifest.bin, { rehydrate: "bin/rehydrate" });
+    assert.deepEqual(manifest.scripts, { postinstall: "node install.js" });
     assert.deepEqual(
       manifest.optionalDependencies,
       Object.fromEntries(PLATFORM_PACKAGES.map((p) => [p, VERSION])),
@@ -171,77 +208,152 @@ describe("npm packages", { skip: SKIP }, () => {
     assert.deepEqual(platform.cpu, [process.arch]);
   });
 
+  test("postinstall puts the native binary where npm's rehydrate command points, and it runs without Node", {
+    skip: WINDOWS && "npm's .cmd wrappers run node on the file: the shim stays on Windows",
+  }, () => {
+    const bin = join(prefix, "node_modules", "rehydrate", "bin");
+    assert.equal(realpathSync(dotBin(prefix)), realpathSync(join(bin, "rehydrate")));
+    assert.doesNotMatch(firstBytes(join(bin, "rehydrate")), /^#!/);
+    assert.match(firstBytes(join(bin, "rehydrate")), /^(\x7fELF|\xcf\xfa\xed\xfe|\xca\xfe\xba\xbe)/);
+    // A hard link to the platform package's binary: no second copy of 110 MB, no temporary file left.
+    assert.ok(sameFile(join(bin, "rehydrate"), nativeBinary()), "not a link to the platform package's binary");
+    assert.equal(statSync(join(bin, "rehydrate")).mode & 0o777, 0o755);
+    assert.deepEqual(readdirSync(bin), ["rehydrate"]);
+    const r = run(dotBin(prefix), ["--version"], { env: noNode("/nonexistent") });
+    assert.deepEqual([r.status, r.stdout.trim(), r.stderr], [0, VERSION, ""]);
+  });
+
   test("npx rehydrate --version prints the version, offline", () => {
     const r = npm(["exec", "--offline", "--prefix", prefix, "--", "rehydrate", "--version"], prefix);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim(), VERSION);
   });
 
+  test("rehydrate install registers the native binary, and its hooks run without Node", () => {
+    const project = join(dir, "project");
+    mkdirSync(project);
+    const r = run(dotBin(prefix), ["install"], { cwd: project });
+    assert.equal(r.status, 0, `install failed: ${r.stdout}${r.stderr}`);
+    assert.equal(r.stderr, "");
+    const commands = hookCommands(project);
+    assert.ok(commands.length >= 3, `expected the core hooks, got ${JSON.stringify(commands)}`);
+    for (const command of commands) {
+      assert.doesNotMatch(command, /\bnode\b|rehydrate\.js|\[ -x/);
+      const binary = command.slice(0, command.lastIndexOf(" ")).replace(/^"(.*)"$/, "$1");
+      assert.ok(sameFile(binary, nativeBinary()), `${command} does not call the native binary`);
+    }
+    if (WINDOWS) return;
+    // As Claude Code runs them (through sh), with no Node reachable: bad input, exit 0, no output.
+    for (const command of commands) {
+      const hook = spawnSync("/bin/sh", ["-c", command], {
+        input: "{}",
+        cwd: project,
+        env: noNode("/nonexistent"),
+        encoding: "utf8",
+      });
+      assert.equal(hook.status, 0, `${command}: ${hook.stderr}`);
+      assert.equal(hook.stdout, "", command);
+    }
+  });
+
+  test("rehydrate install --shared: the hooks run the rehydrate on PATH, which is the native binary", {
+    skip: WINDOWS && "the shim stays on Windows",
+  }, () => {
+    const project = join(dir, "shared-project");
+    mkdirSync(project);
+    // PATH as after `npm install -g`: npm's bin directory and nothing else, so no Node.
+    const path = join(prefix, "node_modules", ".bin");
+    const r = run(dotBin(prefix), ["install", "--shared"], { cwd: project, env: noNode(path) });
+    assert.equal(r.status, 0, `install --shared failed: ${r.stdout}${r.stderr}`);
+    assert.equal(r.stderr, "");
+    const commands = hookCommands(project);
+    assert.ok(commands.length >= 3, JSON.stringify(commands));
+    for (const command of commands) {
+      assert.match(command, /^command -v rehydrate >\/dev\/null 2>&1 \|\| exit 0; exec rehydrate [a-z-]+$/);
+      // The shim would fail here: `env: 'node': No such file or directory`, exit 127.
+      const hook = spawnSync("/bin/sh", ["-c", command], { input: "{}", cwd: project, env: noNode(path) });
+      assert.equal(hook.status, 0, `${command}: ${hook.stderr}`);
+      assert.equal(hook.stdout.length, 0, command);
+    }
+    const version = spawnSync("/bin/sh", ["-c", "rehydrate --version"], { env: noNode(path), encoding: "utf8" });
+    assert.deepEqual([version.status, version.stdout.trim()], [0, VERSION], version.stderr);
+  });
+
+  test("npx --ignore-scripts --package <tarballs> rehydrate install: the shim stays and works; install warns and guards", () => {
+    const project = join(dir, "npx-project");
+    mkdirSync(project);
+    const r = npm(
+      ["exec", "--offline", "--yes", "--ignore-scripts", "--package", tarball("rehydrate")]
+        .concat(["--package", tarball(HOST_PACKAGE), "--", "rehydrate", "install"]),
+      project,
+    );
+    assert.equal(r.status, 0, `npx rehydrate install failed: ${r.stdout}${r.stderr}`);
+    const root = npxRoot();
+    // --ignore-scripts: no postinstall, bin/rehydrate is still the Node shim, and it ran the binary.
+    assert.match(firstBytes(join(root, "node_modules", "rehydrate", "bin", "rehydrate")), /^#!/);
+    const native = nativeBinary(root);
+    assert.match(
+      r.stderr,
+      /^rehydrate install: warning: \S+ is in npx's cache, which npm cache npx rm --force [^\n]*npm install -g rehydrate[^\n]*\n$/m,
+    );
+    const commands = hookCommands(project);
+    assert.ok(commands.length >= 3, JSON.stringify(commands));
+    for (const command of commands) {
+      assert.ok(command.includes(join("_npx", "")), `${command} is not in npx's cache`);
+      assert.ok(command.startsWith(`[ -x ${native} ] || exit 0; exec ${native} `), command);
+      assert.doesNotMatch(command, /\bnode\b|rehydrate\.js/);
+    }
+  });
+
   test("the shim passes arguments, stdin, stdout and the exit code through", () => {
-    const native = nativeBinary();
+    const root = npxRoot();
+    const native = nativeBinary(root);
     for (const args of [["--help"], ["no-such-verb"], ["status", "--no-such-option"]]) {
       const direct = spawnSync(native, args, { cwd: dir, env: npmEnv as NodeJS.ProcessEnv, encoding: "utf8" });
-      const via = shim(args);
+      const via = run(dotBin(root), args);
       assert.equal(via.status, direct.status, `exit code of rehydrate ${args.join(" ")}`);
       assert.equal(via.stdout, direct.stdout, `stdout of rehydrate ${args.join(" ")}`);
       assert.equal(via.stderr, direct.stderr, `stderr of rehydrate ${args.join(" ")}`);
     }
     // A hook reads its input from stdin: bad input is exit 0 and no output, as from the binary.
-    const r = spawnSync(quoted([join(prefix, "node_modules", ".bin", WINDOWS ? "rehydrate.cmd" : "rehydrate")])[0], [
-      "stop",
-    ], { input: "not json", env: npmEnv as NodeJS.ProcessEnv, encoding: "utf8", shell: WINDOWS });
+    const r = run(dotBin(root), ["stop"], { input: "not json" });
     assert.equal(r.status, 0);
     assert.equal(r.stdout, "");
   });
 
-  test("rehydrate install through the shim registers the native binary, and its hooks run without Node", () => {
-    const project = join(dir, "project");
-    mkdirSync(project);
-    const r = shim(["install"], { cwd: project });
-    assert.equal(r.status, 0, `install failed: ${r.stdout}${r.stderr}`);
-    const native = nativeBinary();
-    const commands = hookCommands(project);
-    assert.ok(commands.length >= 3, `expected the core hooks, got ${JSON.stringify(commands)}`);
-    for (const command of commands) {
-      assert.ok(command.includes(native), `${command} does not call ${native}`);
-      assert.doesNotMatch(command, /\bnode\b|rehydrate\.js/);
-    }
-    if (WINDOWS) return;
-    // As Claude Code runs them (through sh), with no Node reachable: bad input, exit 0, no output.
-    for (const command of commands) {
-      const run = spawnSync("/bin/sh", ["-c", command], {
-        input: "{}",
-        cwd: project,
-        env: { HOME: npmEnv.HOME, PATH: "/nonexistent", REHYDRATE_STATE_DIR: npmEnv.REHYDRATE_STATE_DIR },
-        encoding: "utf8",
-      });
-      assert.equal(run.status, 0, `${command}: ${run.stderr}`);
-      assert.equal(run.stdout, "", command);
-    }
-  });
-
-  test("npx --package <tarballs> rehydrate install, npx's own way, registers the binary in npx's cache", () => {
+  test("after npm cache npx rm --force, the hooks npx's install registered exit 0 silently", {
+    skip: WINDOWS && "the guard runs under Git Bash there",
+  }, () => {
     const project = join(dir, "npx-project");
-    mkdirSync(project);
-    const r = npm(
-      ["exec", "--offline", "--yes", "--package", tarball("rehydrate"), "--package", tarball(HOST_PACKAGE), "--"]
-        .concat(["rehydrate", "install"]),
-      project,
-    );
-    assert.equal(r.status, 0, `npx rehydrate install failed: ${r.stdout}${r.stderr}`);
     const commands = hookCommands(project);
-    assert.ok(commands.length >= 3, JSON.stringify(commands));
-    const npxCache = join(realpathSync(join(dir, "npm-cache")), "_npx");
+    // `npm cache clean --force` empties _cacache only; `npm cache npx rm` (npm 11) empties _npx.
+    const clean = npm(["cache", "npx", "rm", "--force"]);
+    if (clean.status !== 0) rmSync(join(dir, "npm-cache", "_npx"), { recursive: true, force: true });
+    assert.equal(existsSync(join(dir, "npm-cache", "_npx")), false);
     for (const command of commands) {
-      assert.ok(command.includes(npxCache), `${command} is not in ${npxCache}`);
-      assert.ok(command.includes(join("node_modules", HOST_PACKAGE, "bin", "rehydrate")), command);
-      assert.doesNotMatch(command, /\bnode\b|rehydrate\.js/);
+      const hook = spawnSync("/bin/sh", ["-c", command], { input: "{}", cwd: project, env: noNode("/nonexistent") });
+      assert.equal(hook.status, 0, `${command}: ${hook.stderr}`);
+      assert.equal(`${hook.stdout}${hook.stderr}`, "", command);
     }
   });
 
-  test("without the platform package the shim says so in one line and exits 1", () => {
+  test("install.js again (npm rebuild) keeps the binary; without the platform package it restores the shim", {
+    skip: WINDOWS && "the shim stays on Windows",
+  }, () => {
+    const pkg = join(prefix, "node_modules", "rehydrate");
+    const env = { ...npmEnv, npm_config_user_agent: `npm/11 node/${process.version}` };
+    const again = spawnSync("node", ["install.js"], { cwd: pkg, env: env as NodeJS.ProcessEnv, encoding: "utf8" });
+    assert.deepEqual([again.status, again.stdout, again.stderr], [0, "", ""]);
+    assert.ok(sameFile(join(pkg, "bin", "rehydrate"), nativeBinary()));
+    assert.deepEqual(readdirSync(join(pkg, "bin")), ["rehydrate"]);
+
     rmSync(join(prefix, "node_modules", "@rehydrate"), { recursive: true, force: true });
-    const r = shim(["--version"]);
+    const gone = spawnSync("node", ["install.js"], { cwd: pkg, env: env as NodeJS.ProcessEnv, encoding: "utf8" });
+    assert.deepEqual([gone.status, gone.stderr], [0, ""]);
+    assert.match(firstBytes(join(pkg, "bin", "rehydrate")), /^#!/);
+    assert.equal(statSync(join(pkg, "bin", "rehydrate")).mode & 0o777, 0o755);
+    // The shim then says what is missing, in one line, and exits 1.
+    const r = run(dotBin(prefix), ["--version"]);
     assert.equal(r.status, 1);
     assert.equal(r.stdout, "");
     assert.match(r.stderr, /^rehydrate: the package @rehydrate\/\S+ (or \S+ )?is not installed; [^\n]*\n$/);

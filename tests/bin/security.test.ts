@@ -38,6 +38,7 @@ const TEMPLATE: Record<HookEventName, string> = {
   PreToolUse: "PreToolUse-Read.json",
   PostToolUse: "PostToolUse-Read.json",
   Stop: "Stop.json",
+  PostModelSwitch: "PostModelSwitch-command.json",
 };
 const HOOKS: [string, HookEventName][] = [
   ["pre-compact", "PreCompact"],
@@ -47,6 +48,7 @@ const HOOKS: [string, HookEventName][] = [
   ["pre-tool-use", "PreToolUse"],
   ["post-tool-use", "PostToolUse"],
   ["stop", "Stop"],
+  ["post-model-switch", "PostModelSwitch"],
 ];
 
 interface Ran {
@@ -387,6 +389,7 @@ describe("secrets end to end", () => {
         tool_response: { filePath: orch, content: block },
       },
       Stop: { stop_hook_active: false, last_assistant_message: block },
+      PostModelSwitch: { to_model: "claude-sonnet-4-6", requested_model: oneLine, from_model: block },
     };
     for (const round of [0, 1]) {
       for (const [name, event] of HOOKS) take(hook(w, name, event, extras[event], env), name);

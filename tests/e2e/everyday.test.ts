@@ -29,6 +29,8 @@ describe("an ordinary repository under the real Claude Code client", () => {
   let afterCompact: LoggedRequest | null = null;
   let later: LoggedRequest | null = null;
   let afterSecond: LoggedRequest | null = null;
+  let forked: LoggedRequest | null = null;
+  let forkId = "";
 
   before(async () => {
     e = await E2e.start("everyday");
@@ -75,6 +77,14 @@ describe("an ordinary repository under the real Claude Code client", () => {
     afterCompact = firstAfterCompaction([...compact.requests, ...next.requests]);
     const more = await e.claude(repo, scripted("Anything else?", [{ text: "No." }]), { resume: sessionId });
     later = more.requests.find((r) => r.kind !== "title") ?? null;
+    // 2.1.332: `--fork-session` continues the compacted session under a new id (SessionStart
+    // `fork`); the 2.1.197 client resumes the same session instead.
+    const fork = await e.claude(repo, scripted("Try it another way.", [{ text: "Forked." }]), {
+      resume: sessionId,
+      extraArgs: ["--fork-session"],
+    });
+    forkId = fork.sessionId;
+    forked = fork.requests.find((r) => r.kind !== "title") ?? null;
     const second = await e.claude(repo, "/compact", { resume: sessionId });
     const after2 = await e.claude(repo, scripted("Go on.", [{ text: "Going on." }]), { resume: sessionId });
     afterSecond = firstAfterCompaction([...second.requests, ...after2.requests]);
@@ -114,6 +124,20 @@ describe("an ordinary repository under the real Claude Code client", () => {
       count(requestText(later), "<session-context"),
       1,
       e.explain("one session-context later", later, "session-context"),
+    );
+  });
+
+  test("a fork of the compacted session carries the delivered <session-context> once: replayed, never doubled", () => {
+    assert.ok(forked, e.explain("the fork's request", null));
+    assert.notEqual(forkId, "", "the fork has a session id");
+    assert.equal(
+      count(requestText(forked), "<session-context"),
+      1,
+      e.explain("one session-context", forked, "session-context"),
+    );
+    assert.ok(
+      ourElements(forked).some((x) => x.includes(TASK)),
+      e.explain("the task in the fork", forked, "session-context"),
     );
   });
 

@@ -13,6 +13,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -22,6 +23,13 @@ import { join } from "node:path";
 export const ROOT: string = join(import.meta.dirname!, "..", "..");
 export const DIST: string = process.env.REHYDRATE_TEST_DIST || join(ROOT, "dist");
 export const CLAUDE: string = join(ROOT, "node_modules", ".bin", "claude");
+/**
+ * The oldest client rehydrate supports (README, plugin `engines`): the devDependency alias
+ * `claude-code-oldest` (`npm:@anthropic-ai/claude-code@2.1.197`), for the smoke run in oldest.test.ts.
+ */
+export const CLAUDE_OLDEST: string = join(ROOT, "node_modules", "claude-code-oldest", "bin", "claude.exe");
+/** The version of {@link CLAUDE_OLDEST}. */
+export const OLDEST_VERSION = "2.1.197";
 /** The multicall binary under test (REHYDRATE_E2E_BIN overrides dist/rehydrate). */
 export const REHYDRATE: string = process.env.REHYDRATE_E2E_BIN || join(DIST, "rehydrate");
 export const RESULTS: string = join(import.meta.dirname!, "results");
@@ -34,7 +42,7 @@ export const NODE_HOOK_PRINTING =
   `node -e "process.stdin.resume();process.stdin.on('end',()=>process.stdout.write('.'))"`;
 
 const OUR_COMMAND =
-  /rehydrate["']?\s+(?:pre-compact|post-compact|session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop)\s*$/;
+  /rehydrate["']?\s+(?:pre-compact|post-compact|session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|post-model-switch)\s*$/;
 
 /** True when a hook command is ours (`"<path>/rehydrate" <hook>`, however the installer spells the path). */
 export function isOurCommand(command: string): boolean {
@@ -70,11 +78,11 @@ export interface HookDuration {
 }
 
 /** Fails loudly when the client or our binaries are missing: both are required, never skipped. */
-export function requireBinaries(): void {
-  const v = spawnSync(CLAUDE, ["--version"], { encoding: "utf8", timeout: 30_000 });
+export function requireBinaries(claude: string = CLAUDE): void {
+  const v = spawnSync(claude, ["--version"], { encoding: "utf8", timeout: 30_000 });
   if (v.status !== 0) {
     throw new Error(
-      `Claude Code cannot start (${CLAUDE}): ${v.error?.message ?? v.stderr}. It is a devDependency: run npm ci`,
+      `Claude Code cannot start (${claude}): ${v.error?.message ?? v.stderr}. It is a devDependency: run npm ci`,
     );
   }
   if (!existsSync(REHYDRATE)) throw new Error(`${REHYDRATE} is missing: run bun build.ts first`);
@@ -101,11 +109,19 @@ function tryNetns(name: string): boolean {
  * else by writing the settings it would write: one entry per event, each command
  * `"<abs>/dist/rehydrate" <hook>`, matchers per the hooks reference.
  */
-export function installHooks(projectDir: string): "installer" | "written" {
+export function installHooks(projectDir: string, env?: Record<string, string>): "installer" | "written" {
   const help = spawnSync(REHYDRATE, ["--help"], { encoding: "utf8" });
   if (/^\s+install\s/m.test(help.stdout ?? "")) {
-    const r = spawnSync(REHYDRATE, ["install", "--project", projectDir, "--command", REHYDRATE], { encoding: "utf8" });
+    const r = spawnSync(REHYDRATE, ["install", "--project", projectDir, "--command", REHYDRATE], {
+      encoding: "utf8",
+      env,
+    });
     if (r.status !== 0) throw new Error(`rehydrate install failed (${r.status}): ${r.stderr}${r.stdout}`);
+    // The installer writes settings.local.json by default, which the scenarios own (permissions,
+    // their capture hooks, written whole by workspace()): ours move to settings.json, where the
+    // installer put them before, by this machine's absolute path.
+    const local = join(projectDir, ".claude", "settings.local.json");
+    if (existsSync(local)) renameSync(local, join(projectDir, ".claude", "settings.json"));
     return "installer";
   }
   const entry = (hook: string, matcher?: string, timeout = 30) => [{
@@ -115,12 +131,13 @@ export function installHooks(projectDir: string): "installer" | "written" {
   const settings = {
     hooks: {
       PreCompact: entry("pre-compact", "manual|auto", 60),
-      SessionStart: entry("session-start", "startup|resume|clear|compact"),
+      SessionStart: entry("session-start", "startup|resume|clear|compact|fork"),
       UserPromptSubmit: entry("user-prompt-submit", undefined, 25),
       PreToolUse: entry("pre-tool-use", "*"),
       PostToolUse: entry("post-tool-use", "Write|Edit|MultiEdit|NotebookEdit|Skill"),
       PostCompact: entry("post-compact", "manual|auto"),
       Stop: entry("stop"),
+      PostModelSwitch: entry("post-model-switch", undefined, 10),
     },
   };
   mkdirSync(join(projectDir, ".claude"), { recursive: true });
@@ -188,13 +205,16 @@ export class E2e {
   readonly logFile: string;
   readonly netns: string | null;
   readonly scenario: string;
+  /** The client binary this file runs (the pinned one unless `E2e.start` was told otherwise). */
+  readonly client: string;
   port = 0;
   private mock: ReturnType<typeof spawn> | null = null;
   private projects: string[] = [];
   private sessions = new Map<string, string>();
 
-  private constructor(scenario: string) {
+  private constructor(scenario: string, client: string) {
     this.scenario = scenario;
+    this.client = client;
     this.dir = mkdtempSync(join(tmpdir(), `rehydrate-e2e-${scenario}-`));
     this.home = join(this.dir, "home");
     this.state = join(this.home, ".local", "state", "rehydrate-e2e");
@@ -206,9 +226,10 @@ export class E2e {
   }
 
   /** Starts the mock API (in the namespace when there is one) and returns the environment. */
-  static async start(scenario: string): Promise<E2e> {
-    requireBinaries();
-    const e = new E2e(scenario);
+  static async start(scenario: string, options: { claude?: string } = {}): Promise<E2e> {
+    const client = options.claude ?? CLAUDE;
+    requireBinaries(client);
+    const e = new E2e(scenario, client);
     const argv = [process.execPath, MOCK, "--log", e.logFile];
     const child = e.netns ? spawn("ip", ["netns", "exec", e.netns, ...argv]) : spawn(argv[0], argv.slice(1));
     e.mock = child;
@@ -259,6 +280,10 @@ export class E2e {
       DISABLE_TELEMETRY: "1",
       DISABLE_ERROR_REPORTING: "1",
       DISABLE_AUTOUPDATER: "1",
+      // 2.1.332 offers the task tools (TaskCreate, TaskUpdate...) only to the older models (Opus
+      // 4.0-4.7, Sonnet 4.x, Haiku 4.5) unless this is set; the scenarios plan their work with
+      // them, as users who turn them on do. 2.1.197 offers them anyway.
+      CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
       REHYDRATE_DEBUG: "1",
       REHYDRATE_STATE_DIR: this.state,
       ...extra,
@@ -273,26 +298,6 @@ export class E2e {
   workspace(source: string, options: { name?: string; nodeHooks?: boolean } = {}): string {
     const project = join(this.dir, options.name ?? "workspace");
     cpSync(source, project, { recursive: true });
-    installHooks(project);
-    const local: Record<string, unknown> = {
-      permissions: { allow: ["Read", "Edit", "Write", "Bash", "Glob", "Grep"] },
-    };
-    if (options.nodeHooks) {
-      const node = (
-        command: string,
-        matcher?: string,
-      ) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command, timeout: 30 }] }];
-      local.hooks = {
-        PreCompact: node(NODE_HOOK, "manual|auto"),
-        SessionStart: node(NODE_HOOK_PRINTING, "startup|resume|clear|compact"),
-        UserPromptSubmit: node(NODE_HOOK),
-        PreToolUse: node(NODE_HOOK, "*"),
-        PostToolUse: node(NODE_HOOK, "Write|Edit|MultiEdit|NotebookEdit|Skill"),
-        PostCompact: node(NODE_HOOK, "manual|auto"),
-        Stop: node(NODE_HOOK),
-      };
-    }
-    writeFileSync(join(project, ".claude", "settings.local.json"), JSON.stringify(local, null, 2) + "\n");
     this.projects.push(project);
     const projects: Record<string, unknown> = {};
     for (const p of this.projects) projects[p] = { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true };
@@ -303,12 +308,47 @@ export class E2e {
           hasCompletedOnboarding: true,
           customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
           projects,
+          // What the client writes at its first interactive start; the installer reads it to
+          // register the events only newer clients know (PostModelSwitch).
+          lastReleaseNotesSeen: this.clientVersion(),
         },
         null,
         2,
       ),
     );
+    // The installer sees this HOME (and its .claude.json), not the caller's.
+    installHooks(project, this.env());
+    const local: Record<string, unknown> = {
+      permissions: { allow: ["Read", "Edit", "Write", "Bash", "Glob", "Grep"] },
+    };
+    if (options.nodeHooks) {
+      const node = (
+        command: string,
+        matcher?: string,
+      ) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command, timeout: 30 }] }];
+      local.hooks = {
+        PreCompact: node(NODE_HOOK, "manual|auto"),
+        SessionStart: node(NODE_HOOK_PRINTING, "startup|resume|clear|compact|fork"),
+        UserPromptSubmit: node(NODE_HOOK),
+        PreToolUse: node(NODE_HOOK, "*"),
+        PostToolUse: node(NODE_HOOK, "Write|Edit|MultiEdit|NotebookEdit|Skill"),
+        PostCompact: node(NODE_HOOK, "manual|auto"),
+        Stop: node(NODE_HOOK),
+      };
+    }
+    writeFileSync(join(project, ".claude", "settings.local.json"), JSON.stringify(local, null, 2) + "\n");
     return project;
+  }
+
+  private version: string | null = null;
+
+  /** `X.Y.Z` of the client this file runs. */
+  clientVersion(): string {
+    if (this.version === null) {
+      const out = spawnSync(this.client, ["--version"], { encoding: "utf8", timeout: 30_000 }).stdout ?? "";
+      this.version = /^(\d+\.\d+\.\d+)/.exec(out.trim())?.[1] ?? "0.0.0";
+    }
+    return this.version;
   }
 
   /** Every request the mock has logged so far. */
@@ -325,11 +365,12 @@ export class E2e {
   async claude(
     project: string,
     prompt: string,
-    options: { resume?: string; env?: Record<string, string> } = {},
+    options: { resume?: string; env?: Record<string, string>; extraArgs?: string[] } = {},
   ): Promise<ClaudeRun> {
     const before = this.requests().length;
-    const argv = [CLAUDE, "-p", prompt, "--output-format", "json"];
+    const argv = [this.client, "-p", prompt, "--output-format", "json"];
     if (options.resume) argv.push("--resume", options.resume);
+    if (options.extraArgs) argv.push(...options.extraArgs);
     const [cmd, args] = this.wrap(argv);
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
       (resolve, reject) => {
@@ -457,7 +498,7 @@ export class E2e {
     this.tmuxSocket = `rehydrate-e2e-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
     const env = this.env(options.env);
     const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
-    const command = `cd ${shellQuote(project)} && exec env -i ${assignments} ${shellQuote(CLAUDE)}`;
+    const command = `cd ${shellQuote(project)} && exec env -i ${assignments} ${shellQuote(this.client)}`;
     const [cmd, args] = this.wrap([
       "tmux",
       "-L",
@@ -476,6 +517,22 @@ export class E2e {
     });
     if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
     await this.waitFor(() => /❯|>\s*$/m.test(this.tmuxScreen()), "the interactive prompt", 30_000);
+    // 2.1.332 redraws its screen once more after the prompt first shows (startup notices), and
+    // keys typed meanwhile are lost: wait until the screen has not changed for a second.
+    let last = "";
+    let since = Date.now();
+    await this.waitFor(
+      () => {
+        const now = this.tmuxScreen();
+        if (now !== last) {
+          last = now;
+          since = Date.now();
+        }
+        return /❯|>\s*$/m.test(now) && Date.now() - since >= 1000;
+      },
+      "a settled interactive screen",
+      30_000,
+    );
   }
 
   tmuxScreen(): string {

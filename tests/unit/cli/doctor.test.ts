@@ -95,10 +95,26 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     assert.equal(r.report.latency.length, 0);
   });
 
+  test("cliDoctor() reads a shared install: its binary on PATH passes, missing it is a warning, not a failure", () => {
+    const s = setup();
+    mkdirSync(s.state, { mode: 0o700 });
+    install(s, ["--shared"]);
+    const missing = doctor(["--no-latency"], s);
+    assert.equal(missing.code, 0, JSON.stringify(missing.report.checks));
+    assert.match(lines(missing.report, "settings", "pass")[0], /settings\.json: PreCompact:pre-compact, /);
+    assert.match(
+      lines(missing.report, "binary", "warn")[0],
+      /^rehydrate \(from the shared settings\) is not on this machine, so its hooks do nothing here/,
+    );
+    const onPath = doctor(["--no-latency"], { ...s, env: { ...s.env, PATH: join(s.binary, "..") } });
+    assert.equal(onPath.code, 0, JSON.stringify(onPath.report.checks));
+    assert.equal(lines(onPath.report, "binary", "pass")[0], `${s.binary} ${VERSION}`);
+  });
+
   test("cliDoctor() fails on settings that point at a binary that is gone", () => {
     const s = setup();
     install(s);
-    const file = join(s.project, ".claude", "settings.json");
+    const file = join(s.project, ".claude", "settings.local.json");
     writeFileSync(file, readFileSync(file, "utf8").replaceAll(s.binary, s.binary + "-gone/rehydrate"));
     const r = doctor(["--no-latency"], s);
     assert.equal(r.code, 1);
@@ -118,7 +134,12 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     });
     const r = doctor(["--no-latency"], s);
     const warns = lines(r.report, "settings", "warn");
-    assert.ok(warns.some((w) => /both project and user settings: they run twice/.test(w)), warns.join("\n"));
+    assert.ok(
+      warns.some((w) =>
+        /registered in local and user settings: they run twice; run rehydrate uninstall --user/.test(w)
+      ),
+      warns.join("\n"),
+    );
     assert.ok(
       warns.some((w) => /needed by orchestration: PostCompact:post-compact, PostToolUse:post-tool-use/.test(w)),
       warns.join("\n"),
@@ -232,7 +253,7 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     assert.match(lines(r.report, "latency", "warn").join("\n"), /stop: .*cannot load \.\/stop\.ts/);
   });
 
-  test("cliDoctor() prints a readable list and answers --help, and a bad option is one line with exit 2", () => {
+  test("cliDoctor() prints a readable list and answers --help, and a bad option is a line and a hint with exit 2", () => {
     const s = setup();
     install(s);
     let out = "";
@@ -249,6 +270,6 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     assert.match(help, /Examples:\n {2}rehydrate doctor/);
     let err = "";
     assert.equal(cliDoctor(["--bogus"], { out() {}, err: (t) => void (err += t) }), 2);
-    assert.equal(err.split("\n").filter(Boolean).length, 1);
+    assert.equal(err, "rehydrate doctor: unknown option --bogus\nTry 'rehydrate doctor --help'.\n");
   });
 });

@@ -161,27 +161,31 @@ describe("writeSettings()", () => {
 });
 
 describe("cliInstall()", () => {
-  test("cliInstall() refuses a settings.json linked outside with one line and exit 1", { skip: !posix }, () => {
-    const s = scratch();
-    writeFileSync(join(s.outside, "settings.json"), "{}\n");
-    symlinkSync(join(s.outside, "settings.json"), s.file);
-    let out = "";
-    let err = "";
-    const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
-    const binary = join(s.outside, "..", "rehydrate");
-    writeFileSync(binary, "#!/bin/sh\n", { mode: 0o755 });
-    const code = cliInstall(["--command", binary], io, {
-      cwd: s.project,
-      homeDir: join(s.project, "..", "home"),
-      env: {},
-    });
-    assert.equal(code, 1, out);
-    assert.equal(
-      err,
-      "rehydrate install: .claude/settings.json is a link to a file outside the project; not changed\n",
-    );
-    assert.equal(readFileSync(join(s.outside, "settings.json"), "utf8"), "{}\n");
-  });
+  test(
+    "cliInstall() --shared refuses a settings.json linked outside with one line and exit 1",
+    { skip: !posix },
+    () => {
+      const s = scratch();
+      writeFileSync(join(s.outside, "settings.json"), "{}\n");
+      symlinkSync(join(s.outside, "settings.json"), s.file);
+      let out = "";
+      let err = "";
+      const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
+      const binary = join(s.outside, "..", "rehydrate");
+      writeFileSync(binary, "#!/bin/sh\n", { mode: 0o755 });
+      const code = cliInstall(["--shared", "--command", binary], io, {
+        cwd: s.project,
+        homeDir: join(s.project, "..", "home"),
+        env: {},
+      });
+      assert.equal(code, 1, out);
+      assert.equal(
+        err,
+        "rehydrate install: .claude/settings.json is a link to a file outside the project; not changed\n",
+      );
+      assert.equal(readFileSync(join(s.outside, "settings.json"), "utf8"), "{}\n");
+    },
+  );
 });
 
 describe("readPrivateBytes()", () => {

@@ -1,6 +1,17 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import path, { join } from "node:path";
 import { cliInstall } from "../../../lib/cli/install.ts";
@@ -444,7 +455,7 @@ describe("cliInstall() and cliUninstall()", () => {
       c.out(),
       /^After each compaction the agent gets its open tasks, your latest requests and the files it edited \(<session-context>\), plus the orchestration run's compaction alert; workflows: orchestration; rehydrate status shows it$/m,
     );
-    const file = join(s.project, ".claude", "settings.json");
+    const file = join(s.project, ".claude", "settings.local.json");
     const first = readFileSync(file, "utf8");
     assert.deepEqual(Object.keys(JSON.parse(first).hooks), [
       "PreCompact",
@@ -458,7 +469,7 @@ describe("cliInstall() and cliUninstall()", () => {
     assert.match(again.out(), /Already installed in /);
     assert.match(again.out(), /^After each compaction the agent gets .*; workflows: orchestration; /m);
     assert.equal(readFileSync(file, "utf8"), first);
-    assert.deepEqual(readdirSync(join(s.project, ".claude")).sort(), ["settings.json"]);
+    assert.deepEqual(readdirSync(join(s.project, ".claude")).sort(), ["settings.local.json"]);
   });
 
   test("cliInstall() promises no <session-context> when the project's config sets session.enabled: false", () => {
@@ -485,13 +496,16 @@ describe("cliInstall() and cliUninstall()", () => {
     const s = setup();
     const env = { cwd: s.project, homeDir: s.home, env: { HOME: s.home }, now: s.now };
     mkdirSync(join(s.project, ".claude"));
-    const file = join(s.project, ".claude", "settings.json");
+    const file = join(s.project, ".claude", "settings.local.json");
     const original = fixture("odd-formatting.json");
     writeFileSync(file, original);
     const installed = collector();
     assert.equal(cliInstall(["--command", s.binary, "--workflows", "dispatch"], installed.io, env), 0);
     assert.match(installed.out(), /\(<session-context>\), plus the worker's dispatch pointer; workflows: dispatch; /);
-    assert.equal(readFileSync(join(s.project, ".claude", "settings.json.bak-20260304T050607Z"), "utf8"), original);
+    assert.equal(
+      readFileSync(join(s.project, ".claude", "settings.local.json.bak-20260304T050607Z"), "utf8"),
+      original,
+    );
     assert.notEqual(readFileSync(file, "utf8"), original);
     const c = collector();
     assert.equal(cliUninstall([], c.io, { ...env, now: new Date("2026-03-04T05:06:08Z") }), 0);
@@ -510,7 +524,7 @@ describe("cliInstall() and cliUninstall()", () => {
       }),
       0,
     );
-    assert.match(c.out(), /^\+\+\+ b\/\.claude\/settings\.json$/m);
+    assert.match(c.out(), /^\+\+\+ b\/\.claude\/settings\.local\.json$/m);
     assert.match(c.out(), /^\+ {12}"command": "[^"]*rehydrate pre-compact",$/m);
     assert.match(c.out(), /Would write .*rehydrate\.json|would write .*rehydrate\.json/);
     assert.ok(!c.out().includes("After each compaction"), "a dry run registers nothing");
@@ -520,7 +534,7 @@ describe("cliInstall() and cliUninstall()", () => {
   test("cliInstall() leaves a settings file that is not JSON untouched and exits 1 with one line", () => {
     const s = setup();
     mkdirSync(join(s.project, ".claude"));
-    const file = join(s.project, ".claude", "settings.json");
+    const file = join(s.project, ".claude", "settings.local.json");
     writeFileSync(file, fixture("invalid-comment.json"));
     const c = collector();
     assert.equal(
@@ -528,9 +542,9 @@ describe("cliInstall() and cliUninstall()", () => {
       1,
     );
     assert.equal(c.err().split("\n").filter(Boolean).length, 1);
-    assert.match(c.err(), /settings\.json:2:3: .*left untouched/);
+    assert.match(c.err(), /settings\.local\.json:2:3: .*left untouched/);
     assert.equal(readFileSync(file, "utf8"), fixture("invalid-comment.json"));
-    assert.deepEqual(readdirSync(join(s.project, ".claude")), ["settings.json"]);
+    assert.deepEqual(readdirSync(join(s.project, ".claude")), ["settings.local.json"]);
   });
 
   test("cliInstall() --user writes ~/.claude/settings.json, and warns about a project install of ours", () => {
@@ -553,7 +567,7 @@ describe("cliInstall() and cliUninstall()", () => {
       cliInstall(["--command", inner], collector().io, { cwd: s.project, homeDir: s.home, env: { HOME: s.home } }),
       0,
     );
-    const v = JSON.parse(readFileSync(join(s.project, ".claude", "settings.json"), "utf8"));
+    const v = JSON.parse(readFileSync(join(s.project, ".claude", "settings.local.json"), "utf8"));
     assert.equal(
       v.hooks.SessionStart[0].hooks[0].command,
       '"$CLAUDE_PROJECT_DIR"/.claude/hooks/rehydrate session-start',
@@ -575,11 +589,17 @@ describe("cliInstall() and cliUninstall()", () => {
     assert.equal(readFileSync(file, "utf8"), '{"debug": true}\n');
   });
 
-  test("cliInstall() refuses bad usage and a source run without --command, each with one line and a non-zero exit", () => {
+  test("cliInstall() refuses bad usage with a line and a hint (exit 2), a missing project and a source run with one line (exit 1)", () => {
     const s = setup();
     const env = { cwd: s.project, homeDir: s.home, env: { HOME: s.home } };
     for (
-      const [args, code] of [[["--user", "--project", "x"], 2], [["--workflows", "nope"], 2], [["--bogus"], 2], [[
+      const [args, code] of [[["--user", "--project", "x"], 2], [["--shared", "--user"], 2], [
+        ["--workflows", "nope"],
+        2,
+      ], [
+        ["--bogus"],
+        2,
+      ], [[
         "--project",
         join(s.project, "missing"),
       ], 1], [[], 1]] as const
@@ -590,8 +610,55 @@ describe("cliInstall() and cliUninstall()", () => {
         code,
         args.join(" "),
       );
-      assert.equal(c.err().split("\n").filter(Boolean).length, 1, args.join(" "));
+      const lines = c.err().split("\n").filter(Boolean);
+      assert.equal(lines.length, code === 2 ? 2 : 1, args.join(" "));
+      assert.match(lines[0], /^rehydrate install: [a-z-]/, args.join(" "));
+      if (code === 2) assert.equal(lines[1], "Try 'rehydrate install --help'.");
     }
+  });
+
+  test("cliInstall() of a binary in npx's cache warns once and guards the commands; a lasting binary replaces them", () => {
+    const s = setup();
+    const npxBinary = join(s.home, ".npm", "_npx", "0a1b2c", "node_modules", "rehydrate", "bin", "rehydrate");
+    mkdirSync(path.dirname(npxBinary), { recursive: true });
+    writeFileSync(npxBinary, "#!/bin/sh\necho 0.1.0\n");
+    chmodSync(npxBinary, 0o755);
+    const env = { cwd: s.project, homeDir: s.home, env: { HOME: s.home }, now: s.now };
+    const file = join(s.project, ".claude", "settings.local.json");
+    const commands = () =>
+      Object.values(JSON.parse(readFileSync(file, "utf8")).hooks as Record<string, { hooks: { command: string }[] }[]>)
+        .flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command)));
+
+    const c = collector();
+    assert.equal(cliInstall(["--workflows", "none"], c.io, { ...env, execPath: npxBinary }), 0, c.err());
+    const lines = c.err().split("\n").filter(Boolean);
+    assert.equal(lines.length, 1, c.err());
+    assert.match(lines[0], /^rehydrate install: warning: \S+_npx\S+ is in npx's cache, which npm cache npx rm --force/);
+    assert.match(lines[0], /npm install -g rehydrate \(or install\.sh\) and run rehydrate install again$/);
+    const real = realpathSync(npxBinary);
+    assert.deepEqual(commands(), [
+      `[ -x ${real} ] || exit 0; exec ${real} pre-compact`,
+      `[ -x ${real} ] || exit 0; exec ${real} session-start`,
+      `[ -x ${real} ] || exit 0; exec ${real} user-prompt-submit`,
+    ]);
+    if (process.platform !== "win32") {
+      // As Claude Code runs it, after `npm cache npx rm --force`: silent, exit 0.
+      rmSync(join(s.home, ".npm"), { recursive: true });
+      const run = spawnSync("/bin/sh", ["-c", commands()[0]], { input: "{}", encoding: "utf8" });
+      assert.deepEqual([run.status, run.stdout, run.stderr], [0, "", ""]);
+    }
+
+    // `npm install -g rehydrate`, then `rehydrate install` again: the same entries, unguarded, no warning.
+    const again = collector();
+    assert.equal(cliInstall(["--command", s.binary, "--workflows", "none"], again.io, env), 0, again.err());
+    assert.equal(again.err(), "");
+    assert.match(again.out(), /updated PreCompact:pre-compact, /);
+    assert.deepEqual(commands().map((cmd) => cmd.split(" ").pop()), [
+      "pre-compact",
+      "session-start",
+      "user-prompt-submit",
+    ]);
+    for (const cmd of commands()) assert.ok(cmd.startsWith(`${realpathSync(s.binary)} `), cmd);
   });
 
   test("cliUninstall() on a file without our hooks changes nothing and exits 0", () => {

@@ -217,13 +217,43 @@ describe("cliStatus()", () => {
     assert.match(status(s, ["--verbose"]).out, /^After the next compaction: no <session-context>, /m);
   });
 
-  test("cliStatus() answers --help with examples and refuses a missing project with one line and exit 2", () => {
+  test("cliStatus() says where the hooks are registered: the local, shared and user settings files", () => {
+    const s = setup();
+    const none = JSON.parse(status(s).out) as StatusReport;
+    assert.deepEqual(none.installed.map((i) => [i.scope, i.hooks.length, i.error]), [
+      ["local", 0, null],
+      ["shared", 0, null],
+      ["user", 0, null],
+    ]);
+    assert.match(status(s, []).out, /^Hooks: not registered; rehydrate install registers them$/m);
+    mkdirSync(join(s.project, ".claude"), { recursive: true });
+    const entry = (command: string) => [{ hooks: [{ type: "command", command, timeout: 10 }] }];
+    writeFileSync(
+      join(s.project, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: { Stop: entry("command -v rehydrate >/dev/null 2>&1 || exit 0; exec rehydrate stop") },
+      }),
+    );
+    writeFileSync(join(s.project, ".claude", "settings.local.json"), "{ not json");
+    const both = JSON.parse(status(s).out) as StatusReport;
+    assert.deepEqual(both.installed[1].hooks, ["Stop:stop"]);
+    assert.match(both.installed[0].error ?? "", /^1:3: /);
+    assert.match(
+      status(s, []).out,
+      /^Hooks: .*settings\.local\.json \(local\): 1:3: .*; .*settings\.json \(shared\): Stop:stop$/m,
+    );
+  });
+
+  test("cliStatus() answers --help with examples, refuses a missing project with one line and exit 1, a bad option with exit 2", () => {
     const s = setup();
     const help = status(s, ["--help"]);
     assert.equal(help.code, 0);
     assert.match(help.out, /Examples:\n {2}rehydrate status/);
     const bad = status(s, ["--project", join(s.project, "nope")]);
-    assert.equal(bad.code, 2);
-    assert.equal(bad.err.split("\n").filter(Boolean).length, 1);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.err, `rehydrate status: no directory ${join(s.project, "nope")}; pass --project DIR\n`);
+    const usage = status(s, ["--json", "extra"]);
+    assert.equal(usage.code, 2);
+    assert.equal(usage.err, `rehydrate status: unexpected argument "extra"\nTry 'rehydrate status --help'.\n`);
   });
 });

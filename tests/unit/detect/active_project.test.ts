@@ -277,19 +277,20 @@ describe("cliDetect()", () => {
     assert.equal(parsed.workingSet[0].path, "/home/dev/app/src/parser.ts");
   });
 
-  test("fails with one line on stderr for a bad flag, a missing flag or a missing file", () => {
+  test("fails with a line and a hint for a bad or missing flag (exit 2), one line for a missing file (exit 1)", () => {
     for (
-      const args of [["--bogus"], [], ["-t", join(DIR, "nope.jsonl")], [
+      const [args, code] of [[["--bogus"], 2], [[], 2], [["-t", join(DIR, "nope.jsonl")], 1], [[
         "-t",
         join(DIR, "no_project.jsonl"),
         "-p",
         join(DIR, "nope"),
-      ]]
+      ], 1]] as const
     ) {
-      const r = run(args);
-      assert.equal(r.code, 1, args.join(" "));
+      const r = run([...args]);
+      assert.equal(r.code, code, args.join(" "));
       assert.equal(r.out, "");
-      assert.equal(r.err.split("\n").length, 2, r.err);
+      assert.equal(r.err.split("\n").length, code === 2 ? 3 : 2, r.err);
+      assert.match(r.err, /^rehydrate detect: [a-z]/);
     }
   });
 

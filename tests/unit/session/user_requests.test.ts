@@ -1,5 +1,6 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { latestUserRequests, typedUserText } from "../../../lib/session/user_requests.ts";
 import { scanTranscript } from "../../../lib/transcript/scan_transcript.ts";
@@ -16,6 +17,7 @@ import {
 
 after(cleanup);
 
+const CC_332 = join(import.meta.dirname!, "..", "..", "fixtures", "claude-code-2.1.332");
 const texts = (path: string) => latestUserRequests(scanTranscript(path)).map((r) => r.text);
 
 describe("typedUserText()", () => {
@@ -74,6 +76,24 @@ describe("typedUserText()", () => {
     for (const row of machine) assert.equal(typedUserText(row), undefined, JSON.stringify(row.message));
   });
 
+  test("typedUserText() leaves out a row whose promptSource is not the user's (2.1.332)", () => {
+    // The captured task notification, its origin and text taken away: only promptSource is left
+    // to say the client wrote it, as on an auto-continuation or a wake-up.
+    const path = join(CC_332, "transcripts", "d02cf8a2-a4b4-49c9-9390-b10d671e3232.jsonl");
+    const line = readFileSync(path, "utf8").split("\n").find((l) => l.includes('"promptSource":"system"'));
+    assert.ok(line, "the captured task notification");
+    const row = JSON.parse(line);
+    delete row.origin;
+    row.message.content = "Continue with the slow check.";
+    assert.equal(typedUserText(row), undefined);
+    for (const source of ["system", "loop_wakeup", "schedule_wakeup", "poll_event", "something_new"]) {
+      assert.equal(typedUserText(userRow("Continue.", { promptSource: source })), undefined, source);
+    }
+    for (const source of ["typed", "queued", "suggestion_accepted", "sdk", "user"]) {
+      assert.equal(typedUserText(userRow("fix it", { promptSource: source })), "fix it", source);
+    }
+  });
+
   test("typedUserText() keeps a slash command with arguments, except /compact", () => {
     const row = userRow(
       "<command-name>/review</command-name>\n            <command-message>review</command-message>\n            <command-args>PR 12</command-args>",
@@ -103,6 +123,20 @@ describe("latestUserRequests()", () => {
       "filler turn one",
       "hello after interactive compact",
       "please MOCK_READ /home/dev/work/demo-proj/notes.txt",
+    ]);
+  });
+
+  test("latestUserRequests() gives the typed prompts of a 2.1.332 transcript, not its task notification", () => {
+    const path = join(CC_332, "transcripts", "d02cf8a2-a4b4-49c9-9390-b10d671e3232.jsonl");
+    assert.deepEqual(texts(path).map((t) => t.replace(/ \[\w+\] <mock>.*$/s, "")), [
+      "Run the slow check in the background.",
+      "And then?",
+      "Carry on.",
+    ]);
+    const typed = join(CC_332, "transcripts", "1b4f5329-d361-4df5-a972-8d56e69e472d.jsonl");
+    assert.deepEqual(texts(typed).map((t) => t.replace(/ \[\w+\] <mock>.*$/s, "")), [
+      "On the new model.",
+      "Hello there.",
     ]);
   });
 

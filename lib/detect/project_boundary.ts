@@ -1,4 +1,5 @@
 import { realpathSync } from "../node/fs.ts";
+import { isAbsolute, relative, resolve } from "../node/path.ts";
 import { normalizePath, resolvePath } from "./_paths.ts";
 
 /** Where files shown as project files must lie: see {@linkcode projectBoundary}. */
@@ -80,6 +81,37 @@ export function projectBoundary(projectDir: string): ProjectBoundary {
       return false;
     },
   };
+}
+
+/**
+ * The one containment rule of SECURITY.md for a folder or file rehydrate reads from or writes
+ * into: the real path of `path` (absolute, or relative to `projectDir`) when it exists and lies
+ * inside the real path of `projectDir` or is it; else `null`. A linked projects root, project
+ * folder or file that leads out of the project, a missing path and a project whose real path
+ * cannot be told all give `null` (fails closed). Callers then read below the returned real path,
+ * so a link swapped in afterwards is checked against a fixed string.
+ *
+ * @example
+ * ```ts
+ * import { realPathInside } from "./project_boundary.ts";
+ *
+ * realPathInside("/home/me/app", "02-projects/01-site"); // "/home/me/app/02-projects/01-site"
+ * realPathInside("/home/me/app", "02-projects"); // null when 02-projects links to another workspace
+ * ```
+ */
+export function realPathInside(projectDir: string, path: string, options: { realRoot?: string } = {}): string | null {
+  if (projectDir === "" || path.includes("\0")) return null;
+  let root: string;
+  let real: string;
+  try {
+    root = options.realRoot ?? realpathSync(projectDir);
+    real = realpathSync(resolve(projectDir, path));
+  } catch {
+    return null;
+  }
+  if (real === root) return real;
+  const rel = relative(root, real);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? real : null;
 }
 
 function realPath(dir: string): string | undefined {

@@ -5,6 +5,8 @@ import { relativePath } from "./format.ts";
 import type { OrchRuntime } from "./_runtime.ts";
 import { countDeliveries, recordOrchestrationDelivery, type SessionView } from "./_session.ts";
 import { xmlElement } from "../xml/xml_element.ts";
+import { writtenHere } from "./provenance.ts";
+import { runOfCheckpoint } from "./resume.ts";
 import { renderXml } from "../xml/render_xml.ts";
 
 /** Kinds recorded in the session record. */
@@ -24,17 +26,23 @@ export function compactionAlertFor(
   view: SessionView | null,
   options: { event: "UserPromptSubmit" | "SessionStart"; reminders: boolean },
 ): string | null {
-  const unacked = entries.filter(isUnacknowledged);
+  // Rule 4 of SECURITY.md: only checkpoints this user's rehydrate wrote speak; the others are data.
+  const unacked = entries.filter((e) => isUnacknowledged(e) && writtenHere(ctx, e));
   if (unacked.length === 0) return null;
   const newest = unacked[unacked.length - 1];
   const key = deliveryKey(newest);
   const checkpointPath = relativePath(ctx.projectDir, newest.path);
   if (view === null || countDeliveries(view, FULL_KINDS, key) === 0) {
+    // The full alert is for this session's own compaction only; an older session's checkpoint
+    // comes back through the resumption prompt at startup (which then allows the reminders).
     const session = newest.data?.session_id;
-    const same = session === undefined ? [newest] : entries.filter((e) => e.data?.session_id === session);
+    if (session !== ctx.input.session_id) return null;
+    const same = entries.filter((e) => e.data?.session_id === session);
     const text = renderCompactionAlert(newest.data, {
       checkpointPath,
-      orchestrationPath: newest.data?.orchestration_file ?? rt.layout.active.relPath,
+      // The run the checkpoint names, when it is one of the workspace's runs (found inside the
+      // project); a forged `orchestration_file` never reaches the alert.
+      orchestrationPath: runOfCheckpoint(rt.layout.runs, newest)?.relPath ?? rt.layout.active.relPath,
       eventNumber: same.indexOf(newest) + 1,
       eventTotal: same.length,
       unacknowledged: unacked.length,

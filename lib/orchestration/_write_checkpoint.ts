@@ -12,6 +12,7 @@ import { relativePath } from "./format.ts";
 import { MONITOR_STATE_FILE } from "./paths.ts";
 import { ensureOrchDirs, type OrchRuntime } from "./_runtime.ts";
 import { readSessionView } from "./_session.ts";
+import { recordWritten } from "./provenance.ts";
 
 /** Longest compact summary kept in a checkpoint, in characters. */
 export const COMPACT_SUMMARY_MAX_CHARS = 8000;
@@ -59,6 +60,8 @@ export function writeOrchCheckpoint(
     checkpoint = redactValue(built);
     return JSON.stringify(checkpoint, null, 2) + "\n";
   });
+  // Rule 4 of SECURITY.md: only checkpoints recorded as ours may speak in the hooks' voice later.
+  recordWritten(ctx, created.path, checkpoint!);
   return { path: created.path, relPath: relativePath(ctx.projectDir, created.path), checkpoint: checkpoint!, state };
 }
 

@@ -3,6 +3,7 @@ import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { listCheckpoints } from "./checkpoints.ts";
 import { orchRuntime } from "./_runtime.ts";
 import { capSummary, writeOrchCheckpoint } from "./_write_checkpoint.ts";
+import { recordWritten, writtenHere } from "./provenance.ts";
 
 /** A checkpoint older than this is not the one of the compaction that just ended. */
 const MATCH_WINDOW_MS = 30 * 60 * 1000;
@@ -35,8 +36,11 @@ export function orchestrationPostCompact(ctx: HookContext<"PostCompact">): void 
     if (cp === null || cp.session_id !== input.session_id) continue;
     const age = ctx.now.getTime() - Date.parse(cp.created_at);
     if (typeof cp.compact_summary === "string" || !(age >= -60_000 && age <= MATCH_WINDOW_MS)) break;
+    // Only a checkpoint we wrote gets the summary (and stays ours): a planted one is left alone.
+    if (!writtenHere(ctx, entries[i])) continue;
     cp.compact_summary = capSummary(input.compact_summary);
     writeFileAtomic(entries[i].path, JSON.stringify(cp, null, 2) + "\n");
+    recordWritten(ctx, entries[i].path, cp);
     return;
   }
   writeOrchCheckpoint(ctx, rt, "PostCompact", { compactSummary: input.compact_summary });

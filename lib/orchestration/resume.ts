@@ -5,6 +5,7 @@ import { readOrchestrationResumption, type ResumptionState } from "./resumption.
 import { renderResumePrompt } from "./resume_prompt.ts";
 import { type CheckpointEntry, isUnacknowledged } from "./checkpoints.ts";
 import { relativePath } from "./format.ts";
+import { projectBoundary } from "../detect/project_boundary.ts";
 
 /**
  * The resumption prompt for `run`, from its resumption section and its newest checkpoint among
@@ -16,7 +17,12 @@ export function resumePromptFor(
   entries: CheckpointEntry[],
   options: { maxChars?: number; read?: (path: string) => ResumptionState } = {},
 ): string {
-  const state = (options.read ?? readOrchestrationResumption)(run.path);
+  const read = (options.read ?? readOrchestrationResumption)(run.path);
+  // Rule 2 of SECURITY.md: the files a resumed session is told to read stay inside the project
+  // (`~/.ssh/id_rsa`, `../x` or a path through a link out of it are dropped).
+  const boundary = projectBoundary(projectDir);
+  const filesToRead = read.filesToRead.filter((f) => !/^~/.test(f.path) && boundary.resolvesInside(f.path));
+  const state = filesToRead.length === read.filesToRead.length ? read : { ...read, filesToRead };
   const own = entries.filter((e) => e.data !== null && e.data.orchestration_file === run.relPath);
   const newest = own.length > 0 ? own[own.length - 1] : null;
   const session = newest?.data?.session_id;

@@ -5,6 +5,7 @@ import { readSessionView, recordOrchestrationDelivery, type SessionView } from "
 import { compactionAlertFor } from "./_alert_delivery.ts";
 import { resumePromptFor, runOfCheckpoint } from "./resume.ts";
 import { readResumptionCached } from "./_resumption_cache.ts";
+import { elsewhereLine, writtenHere } from "./provenance.ts";
 
 /** Options for {@linkcode orchestrationSessionStart}. */
 export interface OrchestrationSessionStartOptions {
@@ -19,8 +20,10 @@ export interface OrchestrationSessionStartOptions {
  * `compact` (which Claude Code runs right after PreCompact and before the next prompt), returns the
  * compaction alert for the checkpoint PreCompact just wrote: it arrives in the post-compaction
  * context even when auto-compaction happens mid-turn with no prompt to follow. Either delivery is
- * recorded, so the next prompt gives at most a one-line reminder. Other sources, no checkpoint, or
- * no layout: `null`.
+ * recorded, so the next prompt gives at most a one-line reminder. Only checkpoints this user's
+ * rehydrate wrote (recorded in the private state directory) do so; unacknowledged checkpoints
+ * written elsewhere get one neutral `<checkpoints-elsewhere>` line instead. Other sources, no
+ * checkpoint, or no layout: `null`.
  *
  * @example
  * ```ts
@@ -37,9 +40,19 @@ export function orchestrationSessionStart(
   if (source !== "startup" && source !== "compact") return null;
   const rt = orchRuntime(ctx, { transcript: false });
   if (rt === null) return null;
-  const entries = listCheckpoints(rt.paths.checkpointsDir);
+  const all = listCheckpoints(rt.paths.checkpointsDir);
+  const pending = all.filter(isUnacknowledged);
+  if (pending.length === 0) return null;
+  // Rule 4 of SECURITY.md: only checkpoints this user's rehydrate wrote speak (the prompt, the
+  // alert); the others, which came with the repository or from another machine, are counted in
+  // one neutral line and never feed a prompt.
+  const entries = all.filter((e) => writtenHere(ctx, e));
   const unacked = entries.filter(isUnacknowledged);
-  if (unacked.length === 0) return null;
+  const elsewhere = pending.length - unacked.length;
+  if (unacked.length === 0) {
+    const line = elsewhereLine(elsewhere);
+    return line.length <= options.maxChars ? line : null;
+  }
   let view: SessionView | null;
   try {
     view = readSessionView(ctx);
@@ -48,7 +61,8 @@ export function orchestrationSessionStart(
     view = null;
   }
   if (source === "compact") {
-    const text = compactionAlertFor(ctx, rt, entries, view, { event: "SessionStart", reminders: false });
+    const text = compactionAlertFor(ctx, rt, entries, view, { event: "SessionStart", reminders: false }) ??
+      (elsewhere > 0 ? elsewhereLine(elsewhere) : null);
     return text !== null && text.length <= options.maxChars ? text : null;
   }
   const newest = unacked[unacked.length - 1];

@@ -12,17 +12,26 @@ import {
 } from "../node/fs.ts";
 import { basename, dirname, join, relative, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
+import { failure, usageError } from "./_usage.ts";
 import { loadConfig } from "../config/load_config.ts";
 import { parseFrontmatter } from "../yaml/parse_frontmatter.ts";
-import { checkManifestText } from "../projects/manifest_text.ts";
+import { checkManifestText, type LegacyFill } from "../projects/manifest_text.ts";
+import { readSteps } from "../projects/read_steps.ts";
+import { migrateLegacyState } from "./_migrate_state.ts";
 import { toSlash } from "../projects/read_file.ts";
+import { realPathInside } from "../detect/project_boundary.ts";
 import { readPrivateBytes } from "../state/read_private_file.ts";
 
 const HELP = `Usage: rehydrate migrate [--project DIR] [--apply]
 
 Converts legacy project manifests (01-planning/_resume.md) to
 01-planning/resume-context.md: the key resume_version becomes
-resume_schema_version; every other byte (comments, order, body) is kept.
+resume_schema_version, and the fields a minimal hand-written manifest lacks
+(project_id and project_name from the folder, current_phase from the steps
+file, next_action execute-project, last_updated) are added at the end of the
+frontmatter; every other byte (comments, order, body) is kept. A hand-written
+state file (projects.stateFile) whose timestamp has no UTC offset is rewritten
+in the strict form, the old one kept as .bak.
 
 Without --apply it prints the plan and writes nothing. With --apply it writes
 resume-context.md (never over an existing one) and keeps the old file as
@@ -80,19 +89,20 @@ export function cliMigrate(args: string[], io: CliIo): number {
     else if (a === "--project" || a.startsWith("--project=")) {
       const v = a === "--project" ? args[++i] : a.slice(10);
       if (!v) {
-        io.err("rehydrate migrate: --project needs a directory\n");
-        return 2;
+        return usageError(io, "migrate", "--project needs a directory");
       }
       project = v;
     } else {
-      io.err(`rehydrate migrate: unknown argument ${a}; run rehydrate migrate --help\n`);
-      return 2;
+      return usageError(
+        io,
+        "migrate",
+        a.startsWith("-") ? `unknown option ${a}` : `unexpected argument ${JSON.stringify(a)}`,
+      );
     }
   }
   const dir = resolve(project ?? process.cwd());
   if (!isDir(dir)) {
-    io.err(`rehydrate migrate: ${dir} is not a directory\n`);
-    return 2;
+    return failure(io, "migrate", `no directory ${dir}`);
   }
 
   const legacyFiles = findLegacy(dir);
@@ -104,6 +114,13 @@ export function cliMigrate(args: string[], io: CliIo): number {
   for (const legacy of legacyFiles) {
     const target = join(dirname(legacy), TARGET);
     const backup = `${legacy}.bak`;
+    // Rule 2 of SECURITY.md: a linked projects root, project folder, planning folder or manifest
+    // that leads out of DIR is neither read nor written through.
+    if (realPathInside(dir, legacy) === null || realPathInside(dir, dirname(legacy)) === null) {
+      failed++;
+      io.out(`cannot convert ${show(legacy)}: it resolves outside ${dir} (a symbolic link); nothing written\n`);
+      continue;
+    }
     if (existsSync(target)) {
       io.out(`skip ${show(legacy)}: ${show(target)} exists already (nothing overwritten)\n`);
       already++;
@@ -127,7 +144,11 @@ export function cliMigrate(args: string[], io: CliIo): number {
     io.out(`${apply ? "migrate" : "would migrate"} ${show(legacy)} -> ${show(target)}\n`);
     if (converted.line > 0) {
       io.out(`  line ${converted.line}: - ${converted.before}\n  line ${converted.line}: + ${converted.after}\n`);
-    } else io.out("  content unchanged (already uses resume_schema_version)\n");
+    }
+    converted.added.forEach((l, i) => io.out(`  line ${converted.addedAt + i}: + ${l}\n`));
+    if (converted.line === 0 && converted.added.length === 0) {
+      io.out("  content unchanged (already uses resume_schema_version)\n");
+    }
     io.out(`  backup: ${show(legacy)} -> ${show(backup)}\n`);
     planned++;
     if (!apply) continue;
@@ -141,6 +162,22 @@ export function cliMigrate(args: string[], io: CliIo): number {
     }
   }
   if (legacyFiles.length === 0) io.out(`No ${LEGACY} manifests under ${dir}\n`);
+  // The workspace's flat state file, when it is the design's hand-written form.
+  const stateFile = loadConfig(dir).config.projects.stateFile;
+  const st = migrateLegacyState(dir, stateFile, apply);
+  if (st.kind === "failed") {
+    failed++;
+    io.out(`cannot upgrade ${show(resolve(dir, stateFile))}: ${st.reason}\n`);
+  } else if (st.kind === "planned" || st.kind === "migrated") {
+    io.out(
+      `${apply ? "upgrade" : "would upgrade"} the legacy state ${show(resolve(dir, stateFile))}: ${
+        st.notes.join("; ")
+      }\n`,
+    );
+    io.out(`  backup: ${show(st.backup)}\n`);
+    if (st.kind === "planned") planned++;
+    else done++;
+  }
   const summary = apply
     ? `${done} migrated, ${already} already migrated, ${failed} cannot be converted`
     : `${planned} to migrate, ${already} already migrated, ${failed} cannot be converted; dry run: nothing written, run with --apply to migrate`;
@@ -170,7 +207,19 @@ function findLegacy(dir: string): string[] {
 }
 
 /** The converted text and the changed line, or why it cannot be converted (a reason, or issue lines). */
-function convert(file: string): { text: string; line: number; before: string; after: string } | string | string[] {
+/** A manifest as `rehydrate migrate` would write it. */
+interface Converted {
+  text: string;
+  /** 1-based line of the renamed key, 0 when none was renamed. */
+  line: number;
+  before: string;
+  after: string;
+  /** Lines added to complete a minimal legacy manifest, inserted at line `addedAt`. */
+  added: string[];
+  addedAt: number;
+}
+
+function convert(file: string): Converted | string | string[] {
   // Bounded and non-blocking: a FIFO or a link to a device in a manifest's place is refused, never read.
   const read = readPrivateBytes(file, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
   if (!read.ok) {
@@ -206,9 +255,51 @@ function convert(file: string): { text: string; line: number; before: string; af
     if (changed === 0) return "resume_version is not a top-level key on a line of its own";
     out = lines.join("\n");
   }
-  const check = checkManifestText(out);
-  if (!check.ok) return check.issues.map((i) => `${i.line}: ${i.field}: ${i.message}`);
-  return { text: out, line: changed, before, after };
+  let check = checkManifestText(out);
+  let added: string[] = [];
+  if (!check.ok) {
+    // The design's minimal hand-written _resume.md (only files_to_load, say): the fields it lacks
+    // are added at the end of the frontmatter, as SessionStart reads them (docs/projects.md).
+    const folder = projectFolderOf(file);
+    const lenient = checkManifestText(out, { legacyFolder: basename(folder) });
+    if (!lenient.ok) return check.issues.map((i) => `${i.line}: ${i.field}: ${i.message}`);
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    added = legacyLines(lenient.legacy, folder, file);
+    const lines = out.split("\n");
+    // The closing fence is line bodyLine - 1 (1-based): the new keys go right before it.
+    lines.splice(fm.value.bodyLine - 2, 0, ...added.map((l) => l + (eol === "\r\n" ? "\r" : "")));
+    out = lines.join("\n");
+    check = checkManifestText(out);
+    if (!check.ok) return check.issues.map((i) => `${i.line}: ${i.field}: ${i.message}`);
+  }
+  return { text: out, line: changed, before, after, added, addedAt: fm.value.bodyLine - 1 };
+}
+
+/** The frontmatter lines that complete a legacy manifest, with a comment saying where they came from. */
+function legacyLines(fills: LegacyFill[], folder: string, file: string): string[] {
+  const out = ["# added by rehydrate migrate from a legacy _resume.md"];
+  const ordered = [...fills].sort((a, b) =>
+    Number(b.field === "resume_schema_version") - Number(a.field === "resume_schema_version")
+  );
+  for (const f of ordered) {
+    if (f.field === "resume_schema_version") out.push('resume_schema_version: "1.0"');
+    else if (f.field === "last_updated") {
+      let at = new Date();
+      try {
+        at = statSync(file).mtime;
+      } catch { /* now */ }
+      out.push(`last_updated: ${JSON.stringify(at.toISOString())}`);
+    } else if (f.field === "current_phase") {
+      out.push(`current_phase: ${readSteps(folder)?.phase ?? f.value}`);
+    } else out.push(`${f.field}: ${JSON.stringify(f.value)}`);
+  }
+  return out;
+}
+
+/** The project folder of a manifest: the parent of its `01-planning/` folder, else its own folder. */
+function projectFolderOf(file: string): string {
+  const dir = dirname(file);
+  return basename(dir) === "01-planning" ? dirname(dir) : dir;
 }
 
 /** Writes `path` only if it does not exist: a fresh temporary file hard-linked into place. */

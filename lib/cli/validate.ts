@@ -1,10 +1,12 @@
-import { basename } from "../node/path.ts";
+import { basename, dirname, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
+import { usageError } from "./_usage.ts";
 import { type JsonSchema, validateSchema } from "../schema/validate_schema.ts";
 import { checkManifestText } from "../projects/manifest_text.ts";
 import { fieldName, issueSegments, type LocatedIssue, locateJson } from "../projects/locate.ts";
 import { SCHEMAS as ALL } from "./_schemas.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
+import { upgradeLegacyState } from "../projects/legacy_state.ts";
 
 /** The kinds of file `rehydrate validate` knows. */
 export type ValidateKind =
@@ -48,6 +50,11 @@ Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
                 context_monitor_state, reread_marker, session_record, or config
                 (.claude/rehydrate.json)
 
+Legacy input is accepted and printed as "legacy" with what was read leniently:
+a _resume.md with only files_to_load (and next_action), a hand-written
+precompact_state.json without an offset on its timestamp. rehydrate migrate
+upgrades both.
+
 Options:
   --kind KIND   skip the detection; KIND is one of
                 ${KINDS.join(", ")}
@@ -88,27 +95,28 @@ export function cliValidate(args: string[], io: CliIo): number {
     else if (a === "--kind" || a.startsWith("--kind=")) {
       const v = a === "--kind" ? args[++i] : a.slice(7);
       if (!KINDS.includes(v as ValidateKind)) {
-        io.err(`rehydrate validate: unknown kind ${JSON.stringify(v ?? "")}; one of ${KINDS.join(", ")}\n`);
-        return 2;
+        return usageError(io, "validate", `unknown kind ${JSON.stringify(v ?? "")}; one of ${KINDS.join(", ")}`);
       }
       kind = v as ValidateKind;
     } else if (a === "--") {
       files.push(...args.slice(i + 1));
       break;
     } else if (a.startsWith("-") && a !== "-") {
-      io.err(`rehydrate validate: unknown option ${a}; run rehydrate validate --help\n`);
-      return 2;
+      return usageError(io, "validate", `unknown option ${a}`);
     } else files.push(a);
   }
   if (files.length === 0) {
-    io.err("rehydrate validate: no file given; run rehydrate validate --help\n");
-    return 2;
+    return usageError(io, "validate", "no file given");
   }
   let failed = 0;
   for (const file of files) {
-    const { kind: found, issues } = validateFile(file, kind);
+    const { kind: found, issues, legacy } = validateFile(file, kind);
     if (issues.length === 0) {
-      if (!quiet) io.out(`${file}: ok (${found})\n`);
+      // Legacy input is accepted (SessionStart reads it too); `rehydrate migrate` upgrades it.
+      if (quiet) continue;
+      if (legacy !== undefined && legacy.length > 0) {
+        io.out(`${file}: legacy (${found}): ${legacy.join("; ")}; rehydrate migrate upgrades it\n`);
+      } else io.out(`${file}: ok (${found})\n`);
       continue;
     }
     failed++;
@@ -118,7 +126,14 @@ export function cliValidate(args: string[], io: CliIo): number {
   return failed > 0 ? 1 : 0;
 }
 
-function validateFile(file: string, forced: ValidateKind | null): { kind: string; issues: LocatedIssue[] } {
+interface FileResult {
+  kind: string;
+  issues: LocatedIssue[];
+  /** For a valid legacy file: what was read leniently. */
+  legacy?: string[];
+}
+
+function validateFile(file: string, forced: ValidateKind | null): FileResult {
   // Bounded and non-blocking: a FIFO, a device or a huge file named here is refused, never read.
   const read = readPrivateFile(file, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
   if (!read.ok) {
@@ -146,7 +161,7 @@ function validateFile(file: string, forced: ValidateKind | null): { kind: string
   let text = read.text;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const kind = forced ?? (file.toLowerCase().endsWith(".md") ? "manifest" : null);
-  if (kind === "manifest") return { kind, issues: manifestIssues(text) };
+  if (kind === "manifest") return { kind, ...manifestIssues(text, file) };
 
   let value: unknown;
   try {
@@ -172,7 +187,12 @@ function validateFile(file: string, forced: ValidateKind | null): { kind: string
       }],
     };
   }
-  const issues = validateSchema(SCHEMAS[k as Exclude<ValidateKind, "manifest">], value).map((issue) => {
+  const schemaIssues = validateSchema(SCHEMAS[k as Exclude<ValidateKind, "manifest">], value);
+  if (k === "precompact_state" && schemaIssues.length > 0) {
+    const legacy = upgradeLegacyState(value);
+    if (legacy !== null) return { kind: k, issues: [], legacy: legacy.notes };
+  }
+  const issues = schemaIssues.map((issue) => {
     const segs = issueSegments(issue);
     return {
       line: locateJson(text, issue.keyword === "required" ? segs.slice(0, -1) : segs),
@@ -184,9 +204,11 @@ function validateFile(file: string, forced: ValidateKind | null): { kind: string
   return { kind: k, issues };
 }
 
-function manifestIssues(text: string): LocatedIssue[] {
-  const checked = checkManifestText(text);
-  if (!checked.ok) return checked.issues;
+function manifestIssues(text: string, file: string): { issues: LocatedIssue[]; legacy?: string[] } {
+  // A `_resume.md` is legacy input: the design's minimal hand-written form is accepted.
+  const isLegacyName = basename(file) === "_resume.md";
+  const checked = checkManifestText(text, isLegacyName ? { legacyFolder: projectFolderOf(file) } : {});
+  if (!checked.ok) return { issues: checked.issues };
   const issues: LocatedIssue[] = [];
   checked.data.files_to_load.forEach((entry, i) => {
     const e = entry.replace(BACKSLASH, "/");
@@ -199,7 +221,16 @@ function manifestIssues(text: string): LocatedIssue[] {
       });
     }
   });
-  return issues;
+  const legacy = checked.legacy.map((f) => f.note);
+  if (isLegacyName) legacy.unshift("the legacy name _resume.md");
+  if (checked.data.resume_version !== undefined) legacy.push("the legacy key resume_version");
+  return { issues, legacy };
+}
+
+/** The project folder of a manifest: the parent of its `01-planning/` folder, else its own folder. */
+function projectFolderOf(file: string): string {
+  const dir = dirname(resolve(file));
+  return basename(basename(dir) === "01-planning" ? dirname(dir) : dir);
 }
 
 function detectKind(file: string, value: unknown): ValidateKind | null {

@@ -11,10 +11,16 @@ import { guard, joinWithin } from "./_guard.ts";
 import { orchestrationSessionStart } from "../orchestration/session_start.ts";
 import { projectSessionStart } from "../projects/session_start.ts";
 import { sessionContext } from "../session/session_start.ts";
+import { replayedNexusContext } from "../projects/replayed_context.ts";
 
 const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
 /** Parallel runs of one event finish within this; two compactions are never this close. */
 const DUPLICATE_WINDOW_MS = 30_000;
+/**
+ * Bytes of the transcript's end a resume reads for the resume injection rule: about 20 ms. Past
+ * it, the replayed context (if any) is far back in a long session and nothing is injected.
+ */
+const REPLAY_BUDGET = 2 * 1024 * 1024;
 /** The everyday element's share of the budget when a project workspace adds its own document. */
 const SESSION_SHARE = 3000;
 
@@ -28,7 +34,8 @@ const SESSION_SHARE = 3000;
  *   wins, see docs/delivery.md) and injects the worker's dispatch pointer, the orchestration
  *   alert and the project's `<nexus-context mode="compact">`.
  * - `resume` / `fork`: Claude Code replays what the session already received, so only a
- *   compaction whose context never arrived is delivered.
+ *   compaction whose context never arrived is delivered, and the workspace's document when the
+ *   replayed transcript holds none (the resume injection rule, docs/projects.md).
  * - `startup` / `clear`: the project's startup context and an orchestration run's resumption
  *   prompt when it has an unacknowledged checkpoint; `clear` never resumes a project.
  *
@@ -54,7 +61,7 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
     // its claim, on purpose (a PreCompact may have replaced it in between).
     const latest = guard(ctx, "delivery", () => latestCompaction(ctx));
     const pending = latest && guard(ctx, "delivery", () => pendingDelivery(ctx, { latest }));
-    if (source !== "compact" && !pending) return null;
+    if (source !== "compact" && !pending) return resumeReplay(ctx, source);
     if (!pending && latest && guard(ctx, "delivery", () => recentlyDelivered(ctx, DUPLICATE_WINDOW_MS, { latest }))) {
       ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
       return null;
@@ -103,3 +110,43 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
   if (!context) return null;
   return { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
 };
+
+/**
+ * `resume` / `fork` without an undelivered compaction: the resume injection rule
+ * (docs/projects.md, "Resume"). Claude Code replays the transcript from its last compact
+ * boundary; when that part holds no `<nexus-context>` of ours (the session predates rehydrate,
+ * or its context came before a compaction whose own was lost), the workspace's document is
+ * injected in full. When it holds one, or the bounded read cannot tell, nothing is printed.
+ */
+function resumeReplay(ctx: Parameters<HookHandler<"SessionStart">>[0], source: string) {
+  const config = ctx.config();
+  if (!usesProjectsLayout(ctx.projectDir, config)) return null;
+  const replayed = guard(
+    ctx,
+    "project",
+    () => replayedNexusContext(ctx.input.transcript_path, Math.min(config.transcript.scanBudgetBytes, REPLAY_BUDGET)),
+  );
+  if (replayed !== "absent") {
+    ctx.log(
+      `${source}: ${
+        replayed === "present" ? "the replayed transcript holds the workspace context" : "replay not read to its start"
+      }`,
+    );
+    return null;
+  }
+  const maxChars = Math.min(config.budget.maxChars, 10_000);
+  const project = guard(
+    ctx,
+    "project",
+    () => projectSessionStart(ctx, { maxChars, layoutChecked: true, redeliver: true }),
+  );
+  if (!project?.additionalContext) return null;
+  ctx.log(
+    `${source}: the replayed transcript holds no workspace context: ${project.additionalContext.length} characters`,
+  );
+  return {
+    json: {
+      hookSpecificOutput: { hookEventName: "SessionStart" as const, additionalContext: project.additionalContext },
+    },
+  };
+}

@@ -10,6 +10,7 @@ import { validateSchema } from "../schema/validate_schema.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { precompactStateSchema } from "./precompact_state_schema.ts";
 import { describeJsonError } from "../config/json_syntax_error.ts";
+import { upgradeLegacyState } from "./legacy_state.ts";
 
 /** `precompact_state.json` as SessionStart reads it. */
 export interface PrecompactState {
@@ -85,8 +86,11 @@ function parseState(text: string): PrecompactState | string {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "The state file is not a JSON object";
   const issues = validateSchema(precompactStateSchema(), value, { maxIssues: 3 });
-  if (issues.length > 0) return issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ");
-  return value as PrecompactState;
+  if (issues.length === 0) return value as PrecompactState;
+  // The design's hand-written form (no offset on the timestamp, ...) is read as legacy input.
+  const legacy = upgradeLegacyState(value);
+  if (legacy !== null) return legacy.state as PrecompactState;
+  return issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ");
 }
 
 /** The state's `compaction_id`, else its `timestamp` (one PreCompact run writes one timestamp). */

@@ -73,6 +73,13 @@ export interface NexusContextInput {
   /** Listed files that are missing or refused. */
   problemFiles?: readonly NexusProblemFile[];
   skillFile?: NexusFile | null;
+  /**
+   * The manifest, relative to the project directory, named first in `<project-files>` with
+   * `action="read-first"` (step 1 of the design's resume order).
+   */
+  manifestFirst?: string | null;
+  /** The manifest body's validation gate, quoted right after `<resume-project>`. */
+  validationGate?: { path: string; text: string } | null;
   // startup mode
   /** The skill continue-working mode names (case 4). */
   switchedToSkill?: string | null;
@@ -87,7 +94,14 @@ export interface NexusContextInput {
     systemRoot: string;
     userRoot: string | null;
   };
-  state?: { goalsPersonalized: boolean; workspaceConfigured: boolean };
+  state?: {
+    goalsPersonalized: boolean;
+    workspaceConfigured: boolean;
+    /** False while an onboarding (learning) skill is not marked complete. Default true. */
+    onboardingComplete?: boolean;
+    /** The onboarding skills not finished, in the order to suggest them. */
+    pendingOnboarding?: readonly { name: string; path: string; time: string | null }[];
+  };
   stats?: { projects: number; active: number; skills: number };
 }
 
@@ -226,6 +240,15 @@ function compactSections(input: NexusContextInput, p: NexusProject, add: Add, qu
     if (p.stepsPath) add(`file:${p.stepsPath}`, 2, xmlElement("file", { path: p.stepsPath, action: "read-if-needed" }));
     return;
   }
+  const gate = input.validationGate;
+  if (gate) {
+    add(
+      "validation-gate",
+      1.5,
+      xmlElement("validation-gate", { path: gate.path }, "\n", gate.text, "\n"),
+      xmlElement("validation-gate", { path: gate.path, action: "read" }),
+    );
+  }
   const systemFiles = input.systemFiles ?? [];
   if (systemFiles.length > 0) {
     add("system-files", 2, xmlRawOpen("system-files"));
@@ -233,6 +256,9 @@ function compactSections(input: NexusContextInput, p: NexusProject, add: Add, qu
     add("system-files-end", 2, xmlRawClose("system-files"));
   }
   add("project-files", 2, xmlRawOpen("project-files", { "project-id": p.id }));
+  if (input.manifestFirst) {
+    add(`file:${input.manifestFirst}`, 1.5, xmlElement("file", { path: input.manifestFirst, action: "read-first" }));
+  }
   (input.projectFiles ?? []).forEach((f, i) => quote("file", `file:${f.path}`, 3 + i / 100, f));
   for (const f of input.problemFiles ?? []) {
     add(`problem:${f.path}`, 2.5, xmlElement("file", { path: f.path, status: f.status }));
@@ -316,6 +342,15 @@ function startupSections(input: NexusContextInput, add: Add, quote: Quote): void
         null,
         xmlElement("goals-personalized", null, String(input.state.goalsPersonalized)),
         xmlElement("workspace-configured", null, String(input.state.workspaceConfigured)),
+        xmlElement("onboarding-complete", null, String(input.state.onboardingComplete !== false)),
+        (input.state.pendingOnboarding ?? []).length > 0 &&
+          xmlElement(
+            "pending-onboarding",
+            null,
+            (input.state.pendingOnboarding ?? []).map((o) =>
+              xmlElement("item", { action: `read ${o.path}` }, o.time ? `${o.name} (${o.time})` : o.name)
+            ),
+          ),
       ),
     );
   }
@@ -348,6 +383,16 @@ function suggestions(input: NexusContextInput): XmlChild {
   actions.push(
     xmlElement("action", { priority: n++, condition: "always" }, 'Start new work: "plan a project to [goal]"'),
   );
+  const onboarding = input.state?.pendingOnboarding?.[0];
+  if (onboarding) {
+    actions.push(
+      xmlElement(
+        "action",
+        { priority: n++, condition: "onboarding_incomplete" },
+        `Complete onboarding: "${onboarding.name}"${onboarding.time ? ` (${onboarding.time})` : ""}`,
+      ),
+    );
+  }
   if (input.state && !input.state.goalsPersonalized) {
     actions.push(
       xmlElement("action", { priority: n++, condition: "goals_missing" }, 'Set your goals: "help me write my goals"'),
@@ -371,9 +416,13 @@ function instructionText(input: NexusContextInput): string {
       manifestPath: p.manifestPath,
       currentTask: p.currentTask,
       confidence: p.confidence,
+      manifestFirst: Boolean(input.manifestFirst),
+      gate: Boolean(input.validationGate),
     });
   }
-  return input.action === "continue_working" ? continueInstruction(input.switchedToSkill ?? null) : menuInstruction();
+  return input.action === "continue_working"
+    ? continueInstruction(input.switchedToSkill ?? null)
+    : menuInstruction(input.state?.onboardingComplete === false);
 }
 
 /** Opening tag of a container whose children are separate budget sections. */
@@ -426,5 +475,8 @@ function redactFields(input: NexusContextInput): NexusContextInput {
   const resumeStatus = input.resumeStatus?.detail
     ? { ...input.resumeStatus, detail: redact(input.resumeStatus.detail) }
     : input.resumeStatus;
-  return { ...input, project, projects, resumeStatus };
+  const validationGate = input.validationGate
+    ? { ...input.validationGate, text: redact(input.validationGate.text) }
+    : input.validationGate;
+  return { ...input, project, projects, resumeStatus, validationGate };
 }

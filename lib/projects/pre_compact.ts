@@ -2,7 +2,7 @@ import { lstatSync, realpathSync, statSync } from "../node/fs.ts";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { detectWorkspace } from "../detect/workspace.ts";
-import { projectBoundary } from "../detect/project_boundary.ts";
+import { projectBoundary, realPathInside } from "../detect/project_boundary.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { ensureDirInside } from "../state/ensure_dir_inside.ts";
 import { readManifest } from "./read_manifest.ts";
@@ -20,7 +20,7 @@ import { safeId, safePath } from "./safe_name.ts";
 
 /** What the project workflow saved before a compaction. */
 export interface ProjectPreCompactResult {
-  /** The flat state as written (`schemas/precompact_state.v1.json`). */
+  /** The state as written to the per-session copy (`schemas/precompact_state.v1.json`); the flat file has it without the detail. */
   state: Record<string, unknown>;
   /** Plain-text instructions for the summarizer (at most 1,500 characters), or "" when nothing was detected. */
   summaryInstructions: string;
@@ -136,11 +136,24 @@ export function projectPreCompact(
     return null;
   }
   const text = JSON.stringify(safe, null, 2) + "\n";
-  const written = { session: writeSessionCopy(ctx, text), flat: writeFlat(ctx, p.stateFile, text) };
+  // The flat file is the design's small hand-off (under 1 KB): the detail (working set, tool
+  // calls, bytes scanned, delivery) stays in the per-session copy, which SessionStart reads first.
+  const lean: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(safe as Record<string, unknown>)) if (!DETAIL.has(k)) lean[k] = v;
+  const written = {
+    session: writeSessionCopy(ctx, text),
+    flat: writeFlat(ctx, p.stateFile, JSON.stringify(lean, null, 2) + "\n"),
+  };
 
-  const projectPath = active ? join(ctx.projectDir, p.root, active.id) : null;
-  const manifest = projectPath ? readManifest(projectPath, { manifestNames: p.manifestNames }) : null;
-  const steps = projectPath ? readSteps(projectPath, { stepsNames: p.stepsNames }) : null;
+  // Rule 2 of SECURITY.md: a linked projects root or project folder that leads out of the project
+  // gives no manifest, steps or re-read files; what is read below is checked against its real path.
+  const folder = active ? join(ctx.projectDir, p.root, active.id) : null;
+  const real = folder === null ? null : realPathInside(ctx.projectDir, folder);
+  const projectPath = real === null ? null : folder;
+  const manifest = projectPath && real
+    ? readManifest(projectPath, { manifestNames: p.manifestNames, realRoot: real })
+    : null;
+  const steps = projectPath && real ? readSteps(projectPath, { stepsNames: p.stepsNames, realRoot: real }) : null;
   const rereadFiles: string[] = [];
   if (projectPath && manifest?.ok) rereadFiles.push(join(projectPath, manifest.file));
   if (projectPath && steps) rereadFiles.push(join(projectPath, steps.file));
@@ -191,6 +204,14 @@ export function projectPreCompact(
   }
   return { state: safe, summaryInstructions, rereadFiles, written, workingSet };
 }
+
+/** Keys of the state kept out of the flat workspace file (docs/projects.md, "The state file"). */
+const DETAIL: ReadonlySet<string> = new Set([
+  "working_set",
+  "last_tool_calls",
+  "transcript_bytes_scanned",
+  "delivered",
+]);
 
 /** This session's state from its previous compaction, or null (none, or not valid). */
 function previousState(ctx: HookContext, sessionId: string, stateFile: string): PrecompactState | null {

@@ -19,7 +19,8 @@ export interface ResumeContext {
   current_section?: number;
   current_task?: number;
   progress?: string;
-  last_updated: string;
+  /** Required by the schema; absent only in a legacy `_resume.md` read leniently. */
+  last_updated?: string;
   [key: string]: unknown;
 }
 
@@ -59,6 +60,8 @@ export type ReadManifestResult =
     files: ManifestFile[];
     /** Problems that do not stop a resume (a `project_id` that is not the folder's name). */
     warnings: LocatedIssue[];
+    /** The text after the frontmatter: the design's validation gate. */
+    body: string;
   }
   | {
     ok: false;
@@ -77,6 +80,11 @@ export interface ReadManifestOptions {
   maxBytes?: number;
   /** Larger listed files are reported `too_large`. Default 8 MiB. */
   maxFileBytes?: number;
+  /**
+   * `realpath` of `projectPath`, already checked to lie inside the project directory
+   * (`realPathInside` of lib/detect/project_boundary.ts). Default: computed here.
+   */
+  realRoot?: string;
 }
 
 const DEFAULT_NAMES = ["01-planning/resume-context.md", "01-planning/_resume.md"];
@@ -101,7 +109,7 @@ export function readManifest(projectPath: string, options: ReadManifestOptions =
   const names = options.manifestNames ?? DEFAULT_NAMES;
   let realRoot: string;
   try {
-    realRoot = realpathSync(projectPath);
+    realRoot = options.realRoot ?? realpathSync(projectPath);
   } catch {
     return { ok: false, problem: "missing", file: null, issues: [] };
   }
@@ -118,11 +126,12 @@ export function readManifest(projectPath: string, options: ReadManifestOptions =
         issues: [{ line: 0, field: "", code: r.problem, message: `Cannot read the manifest: ${r.problem}` }],
       };
     }
-    const parsed = checkManifestText(r.text);
+    const folder = lastSegment(projectPath);
+    // A legacy manifest (any name but the first) may be the design's minimal hand-written form.
+    const parsed = checkManifestText(r.text, n > 0 ? { legacyFolder: folder } : {});
     if (!parsed.ok) return { ok: false, problem: parsed.problem, file: at.rel, issues: parsed.issues };
     const data = parsed.data;
     const warnings: LocatedIssue[] = [];
-    const folder = lastSegment(projectPath);
     if (data.project_id !== folder) {
       warnings.push({
         line: parsed.lineOf(["project_id"]),
@@ -145,7 +154,7 @@ export function readManifest(projectPath: string, options: ReadManifestOptions =
       files.push({ entry, rel: res.rel, abs: res.abs, status: problem ?? "ok" });
     }
     const legacy = n > 0 || data.resume_schema_version === undefined;
-    return { ok: true, file: at.rel, legacy, data, files, warnings };
+    return { ok: true, file: at.rel, legacy, data, files, warnings, body: parsed.body };
   }
   return { ok: false, problem: "missing", file: null, issues: [] };
 }

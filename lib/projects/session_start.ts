@@ -11,12 +11,15 @@ import {
 } from "./build_nexus_context.ts";
 import { detectSessionMode, type SessionMode } from "./session_mode.ts";
 import { readManifest } from "./read_manifest.ts";
+import { validationGate } from "./manifest_text.ts";
 import { type ProjectSteps, readSteps } from "./read_steps.ts";
 import { scanSkills, type SkillInfo } from "./scan_skills.ts";
 import { readInside, resolveInside } from "./read_file.ts";
+import { realPathInside } from "../detect/project_boundary.ts";
 import { isDelivered, markDelivered, type PrecompactState, readSessionState } from "./_state.ts";
 import { listProjects, phaseOfManifest } from "./_list.ts";
 import { openStartupCache, saveStartupCache } from "./_startup_cache.ts";
+import { pendingOnboarding } from "./_onboarding.ts";
 
 /** Why a resume did not happen, as `<resume-status reason="…">` says. A closed set. */
 export type ResumeStatusReason =
@@ -67,6 +70,11 @@ export interface ProjectSessionStartOptions {
   /** Characters this workflow may use, when other workflows share the hook's budget. Default `config.budget.maxChars`. */
   maxChars?: number;
   /**
+   * Give the full context even when this compaction's was delivered already: the resume
+   * injection rule found none in the replayed transcript (lib/events/session_start.ts). Default false.
+   */
+  redeliver?: boolean;
+  /**
    * True when the caller has found the layout with `usesProjectsLayout` already (the hooks do,
    * once per run), so it is not checked again. Default false: checked here.
    */
@@ -76,6 +84,8 @@ export interface ProjectSessionStartOptions {
 const RANK = { none: 0, low: 1, medium: 2, high: 3 } as const;
 const FILE_OPS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "MultiEdit", "NotebookEdit"]);
 const OVERVIEW = /overview/i;
+/** The validation gate's share of the budget: the design's gate is about 600 characters. */
+const GATE_MAX_CHARS = 1200;
 const BACKSLASH = /\\/g;
 
 /**
@@ -231,7 +241,7 @@ function decide(
     skillWork,
   });
   const workingSet = (state?.working_set ?? []).slice(0, p.workingSetSize).map((w) => w.path);
-  const delivered = state !== null && isDelivered(state, compactionId);
+  const delivered = state !== null && isDelivered(state, compactionId) && options.redeliver !== true;
 
   let input: NexusContextInput;
   if (mode.mode === "compact" && project !== null) {
@@ -265,11 +275,15 @@ interface LoadedProject {
   /** `<root>/<id>`, relative to the project directory. */
   base: string;
   path: string;
+  /** The real path of `path`, checked to lie inside the project directory. */
+  real: string;
   name: string;
   nextAction: string;
   phase: "planning" | "execution";
   steps: ProjectSteps | null;
   manifestFile: string;
+  /** The manifest body's validation gate, capped; `null` without one. */
+  gate: string | null;
   files: { rel: string; abs: string }[];
   problems: NexusProblemFile[];
   partial: { reason: ResumeStatusReason; detail?: string } | null;
@@ -286,7 +300,13 @@ function loadProject(
     return { reason: "project-missing", detail: `No project folder ${p.root}/${id}` };
   }
   const base = `${rootAt.rel}/${at.rel}`;
-  const manifest = readManifest(at.abs, { manifestNames: p.manifestNames });
+  // Rule 2 of SECURITY.md: a linked projects root or project folder that leads out of the project
+  // is refused, and everything below is read against this checked real path.
+  const real = realPathInside(projectDir, at.abs);
+  if (real === null) {
+    return { reason: "project-missing", detail: `The project folder ${base} resolves outside the project` };
+  }
+  const manifest = readManifest(at.abs, { manifestNames: p.manifestNames, realRoot: real });
   if (!manifest.ok) {
     const first = manifest.issues[0];
     const where = manifest.file ? `${base}/${manifest.file}` : base;
@@ -300,7 +320,7 @@ function loadProject(
       : "missing-manifest";
     return { reason, detail: first ? `${where}:${first.line}: ${first.field}: ${first.message}` : where };
   }
-  const steps = readSteps(at.abs, { stepsNames: p.stepsNames });
+  const steps = readSteps(at.abs, { stepsNames: p.stepsNames, realRoot: real });
   const phase = steps?.phase ?? phaseOfManifest(manifest.data.current_phase) ?? "planning";
   const files: { rel: string; abs: string }[] = [];
   const problems: NexusProblemFile[] = [];
@@ -323,11 +343,13 @@ function loadProject(
     id,
     base,
     path: at.abs,
+    real,
     name: manifest.data.project_name,
     nextAction: manifest.data.next_action,
     phase,
     steps,
     manifestFile: manifest.file,
+    gate: validationGate(manifest.body, GATE_MAX_CHARS),
     files,
     problems,
     partial,
@@ -386,7 +408,7 @@ function compactInput(
       optional.push(path);
       continue;
     }
-    quoted.push(readQuoted(project.path, f.abs, path, head));
+    quoted.push(readQuoted(project.real, f.abs, path, head));
   }
   const systemFiles: NexusFile[] = [];
   for (
@@ -402,9 +424,19 @@ function compactInput(
     if (typeof f.content === "string") systemFiles.push(f);
   }
   const skillFile = findSkillFile(projectDir, config, mode.skill ?? "execute-project", head);
-  const shown = new Set<string>([...quoted.map((f) => f.path), ...optional, ...project.problems.map((x) => x.path)]);
+  const manifestPath = `${project.base}/${project.manifestFile}`;
+  const shown = new Set<string>([
+    manifestPath,
+    ...quoted.map((f) => f.path),
+    ...optional,
+    ...project.problems.map((x) => x.path),
+  ]);
   return {
     ...base,
+    // Step 1 of the design's resume order: the manifest first, then its gate right after the
+    // project line (docs/projects.md, "Compact mode").
+    manifestFirst: manifestPath,
+    validationGate: project.gate === null ? null : { path: manifestPath, text: project.gate },
     systemFiles,
     projectFiles: quoted,
     optionalFiles: optional,
@@ -447,7 +479,8 @@ function startupInput(
     JSON.stringify([p.root, p.manifestNames, p.stepsNames, p.skillsGlobRoots]),
   );
   const rootAt = resolveInside(projectDir, p.root);
-  const listing = rootAt === "outside"
+  // A linked projects root that leads out of the project lists nothing (rule 2 of SECURITY.md).
+  const listing = rootAt === "outside" || realPathInside(projectDir, rootAt.abs) === null
     ? { active: [], total: 0 }
     : listProjects(rootAt.abs, { manifestNames: p.manifestNames, stepsNames: p.stepsNames, cache });
   const scanned = scanSkills(projectDir, { roots: p.skillsGlobRoots, cache });
@@ -468,6 +501,14 @@ function startupInput(
       else user.push(s);
     }
   }
+  // Onboarding (routing rule 1): the learning skills not marked complete in user-config.yaml.
+  const userConfig = read("01-memory/user-config.yaml");
+  const pending = pendingOnboarding(
+    system.filter((s) => s.category === "learning"),
+    userConfig !== null && typeof userConfig.content === "string" && userConfig.complete !== false
+      ? userConfig.content
+      : null,
+  );
   const goalsPersonalized = goals !== null && typeof goals.content === "string" &&
     goals.content.split("\n").some((l) => l.trim() !== "" && !l.trimStart().startsWith("#"));
   return {
@@ -480,7 +521,12 @@ function startupInput(
     goals,
     projects: listing.active,
     skills: { system, integration, user, systemRoot, userRoot },
-    state: { goalsPersonalized, workspaceConfigured: isFile(join(projectDir, "04-workspace", "workspace-map.md")) },
+    state: {
+      goalsPersonalized,
+      workspaceConfigured: isFile(join(projectDir, "04-workspace", "workspace-map.md")),
+      onboardingComplete: pending.length === 0,
+      pendingOnboarding: pending,
+    },
     stats: { projects: listing.total, active: listing.active.length, skills: scanned.skills.length },
     workingSet: mode.action === "continue_working" ? workingSet : [],
   };

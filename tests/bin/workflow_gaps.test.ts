@@ -97,12 +97,12 @@ describe("a worse save never replaces a better one (issue #26)", () => {
 
     rmSync(s.transcript);
     s.call("pre-compact", { trigger: "auto" });
-    for (const st of s.states()) {
-      assert.deepEqual(pick(st), ["01-website-redesign", "high", "cache"]);
-      assert.equal(st.transcript_bytes_scanned, 0);
-      assert.equal(st.delivered, null, "a new compaction is not delivered yet");
-      assert.ok((st.working_set as unknown[]).length > 0, "the working set of the better save is kept");
-    }
+    for (const st of s.states()) assert.deepEqual(pick(st), ["01-website-redesign", "high", "cache"]);
+    // The detail is in the per-session copy (the flat file stays under 1 KB, design_gaps.test.ts).
+    const [session] = s.states();
+    assert.equal(session.transcript_bytes_scanned, 0);
+    assert.equal(session.delivered, null, "a new compaction is not delivered yet");
+    assert.ok((session.working_set as unknown[]).length > 0, "the working set of the better save is kept");
     const text = context(s.call("session-start"));
     assert.match(text, /<nexus-context version="v4" mode="compact" project="01-website-redesign"/);
   });
@@ -133,10 +133,8 @@ describe("a worse save never replaces a better one (issue #26)", () => {
     ];
     writeFileSync(s.transcript, chat.map((r) => JSON.stringify(r)).join("\n") + "\n");
     s.call("pre-compact");
-    for (const st of s.states()) {
-      assert.deepEqual(pick(st), ["01-website-redesign", "high", "cache"]);
-      assert.ok((st.transcript_bytes_scanned as number) > 0);
-    }
+    for (const st of s.states()) assert.deepEqual(pick(st), ["01-website-redesign", "high", "cache"]);
+    assert.ok((s.states()[0].transcript_bytes_scanned as number) > 0);
   });
 
   test("without a transcript or a previous state, the newest manifest is recorded with low confidence (fallback)", () => {

@@ -108,12 +108,64 @@ describe("cliMigrate()", () => {
     });
   });
 
-  test("cliMigrate() has help and refuses bad usage with exit 2", () => {
+  test("cliMigrate() completes a minimal hand-written _resume.md, adding the missing fields at the end (issue #26)", () => {
+    withWorkspace((ws) => {
+      const minimal =
+        "---\r\nfiles_to_load:\r\n  - 01-planning/steps.md\r\nnext_action: execute-project\r\n---\r\nBody\r\n";
+      writeFileSync(join(ws, LEGACY, "_resume.md"), minimal);
+      const dry = runMigrate(["--project", ws]);
+      assert.equal(dry.code, 0, dry.out);
+      assert.match(
+        dry.out,
+        /line 5: \+ # added by rehydrate migrate from a legacy _resume\.md\n {2}line 6: \+ resume_schema_version: "1\.0"/,
+      );
+      assert.match(dry.out, /\+ project_id: "03-legacy-notes"/);
+      const r = runMigrate(["--project", ws, "--apply"]);
+      assert.equal(r.code, 0, r.out);
+      const text = readFileSync(join(ws, LEGACY, "resume-context.md"), "utf8");
+      assert.ok(
+        text.startsWith("---\r\nfiles_to_load:\r\n  - 01-planning/steps.md\r\nnext_action: execute-project\r\n# added"),
+      );
+      assert.ok(text.endsWith("---\r\nBody\r\n"), "the body and the line ends are kept");
+      assert.match(text, /current_phase: execution\r\n/, "the phase comes from the steps file");
+      const m = readManifest(join(ws, "02-projects", "03-legacy-notes"));
+      assert.ok(m.ok && !m.legacy);
+    });
+  });
+
+  test("cliMigrate() rewrites a hand-written flat state in the strict form, keeping a .bak (issue #26)", () => {
+    withWorkspace((ws) => {
+      const cache = join(ws, "00-system", ".cache");
+      mkdirSync(cache, { recursive: true });
+      const legacy = {
+        active_project_id: "01-website-redesign",
+        confidence: "high",
+        detection_method: "transcript",
+        timestamp: "2026-01-03T14:00:00",
+      };
+      writeFileSync(join(cache, "precompact_state.json"), JSON.stringify(legacy));
+      const dry = runMigrate(["--project", ws]);
+      assert.match(
+        dry.out,
+        /would upgrade the legacy state 00-system\/\.cache\/precompact_state\.json: [^\n]*no UTC offset/,
+      );
+      assert.deepEqual(JSON.parse(readFileSync(join(cache, "precompact_state.json"), "utf8")), legacy);
+      const r = runMigrate(["--project", ws, "--apply"]);
+      assert.equal(r.code, 0, r.out);
+      const upgraded = JSON.parse(readFileSync(join(cache, "precompact_state.json"), "utf8"));
+      assert.equal(upgraded.schema_version, 1);
+      assert.equal(upgraded.timestamp, new Date("2026-01-03T14:00:00").toISOString());
+      assert.deepEqual(JSON.parse(readFileSync(join(cache, "precompact_state.json.bak"), "utf8")), legacy);
+      assert.doesNotMatch(runMigrate(["--project", ws, "--apply"]).out, /legacy state/, "idempotent");
+    });
+  });
+
+  test("cliMigrate() has help, refuses bad usage with exit 2 and a missing project with exit 1", () => {
     const help = runMigrate(["--help"]);
     assert.equal(help.code, 0);
     assert.match(help.out, /Examples:/);
     assert.equal(runMigrate(["--bogus"]).code, 2);
     assert.equal(runMigrate(["--project"]).code, 2);
-    assert.equal(runMigrate(["--project", "/nonexistent/rehydrate/dir"]).code, 2);
+    assert.equal(runMigrate(["--project", "/nonexistent/rehydrate/dir"]).code, 1);
   });
 });

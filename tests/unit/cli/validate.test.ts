@@ -36,7 +36,10 @@ describe("cliValidate()", () => {
     const r = runValidate([join(M, "valid.md"), join(M, "legacy.md"), join(S, "precompact-valid.json")]);
     assert.equal(r.code, 0);
     assert.equal(r.out[0], `${join(M, "valid.md")}: ok (manifest)`);
-    assert.equal(r.out[1], `${join(M, "legacy.md")}: ok (manifest)`);
+    assert.equal(
+      r.out[1],
+      `${join(M, "legacy.md")}: legacy (manifest): the legacy key resume_version; rehydrate migrate upgrades it`,
+    );
     assert.equal(r.out[2], `${join(S, "precompact-valid.json")}: ok (precompact_state)`);
   });
 

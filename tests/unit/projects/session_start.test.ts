@@ -656,7 +656,11 @@ describe("projectSessionStart() budget and layout", () => {
       const { context, result } = await run(env, text);
       assert.ok(context!.length <= 6000, `context has ${context!.length} characters`);
       const tree = parseXml(context!);
-      const files = findAll(findAll(tree, "project-files")[0], "file");
+      const all = findAll(findAll(tree, "project-files")[0], "file");
+      // The manifest comes first, to read first (issue #26); then the quoted files.
+      assert.equal(all[0].attrs.path, `${P}/10-big-files/01-planning/resume-context.md`);
+      assert.equal(all[0].attrs.action, "read-first");
+      const files = all.slice(1);
       assert.equal(files[0].attrs.path, `${P}/10-big-files/01-planning/04-steps.md`);
       assert.ok(files[0].children.length > 0, "the steps file is quoted");
       const named = files.filter((f) => f.attrs.action === "read").map((f) => f.attrs.path);

@@ -42,6 +42,8 @@ export interface RehydrateConfig {
     enabled: boolean;
     /** The user's latest typed requests kept (0 to 10). */
     userRequests: number;
+    /** Fill fractions (0.5 to 1, at most 5) at which `<context-fill>` speaks once; `[]` for none. */
+    fillWarnings: number[];
   };
   /** Project workspaces: precompact state and resume-context.md manifest. */
   projects: {

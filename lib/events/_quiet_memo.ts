@@ -9,7 +9,8 @@ export const QUIET_MEMO_SCHEMA = 1;
 
 /**
  * Environment variables the full hook's outcome depends on (the project and state directories,
- * the home directory and the config file it names, debugging). A memo written under other values
+ * the home directory and the config file it names, debugging, the auto-compact window the fill
+ * warning measures against). A memo written under other values
  * is not used.
  */
 export const QUIET_MEMO_ENV: readonly string[] = [
@@ -21,6 +22,7 @@ export const QUIET_MEMO_ENV: readonly string[] = [
   "USERPROFILE",
   "XDG_STATE_HOME",
   "LOCALAPPDATA",
+  "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
 ];
 
 /** The environment variable that turns the fast path off (`0`): every prompt runs the full hook. */
@@ -48,6 +50,21 @@ export interface QuietMemo {
   deps: QuietDep[];
   /** The context monitor's part, or null when the workspace has no orchestrated run (nothing to print or write). */
   monitor: QuietMonitor | null;
+  /**
+   * Without a monitor, the everyday fill warning's part: null when it is off (nothing to print or
+   * write). A memo without it (another writer) is not used.
+   */
+  fill_warning?: QuietFillWarning | null;
+}
+
+/** What the fast path needs to tell whether the everyday fill warning would speak or write. */
+export interface QuietFillWarning {
+  /** `session.fillWarnings`. */
+  thresholds: number[];
+  /** The level on record (`<stateDir>/fill/<key>.json`, one of the memo's files): the highest threshold reached, 0 for none. */
+  crossed: number;
+  /** How the fill is measured. */
+  fill: { model: string | null; window_tokens: number | null; max_window_tokens: number | null; budget_bytes: number };
 }
 
 /** What the fast path needs to measure the fill and rewrite the monitor state as the full hook would. */

@@ -15,6 +15,9 @@ import {
   quietSignature,
 } from "./_quiet_memo.ts";
 import { VERSION } from "../hook/version.ts";
+import { clientContextTokens, fillCrossed } from "../session/fill_level.ts";
+import { ORCHESTRATION_FILE } from "../orchestration/paths.ts";
+import { basename } from "../node/path.ts";
 
 /** Options for {@linkcode quietPrompt}. */
 export interface QuietPromptOptions {
@@ -43,7 +46,8 @@ const VOLATILE = new Set(["fill_fraction", "tokens", "updated_at"]);
  * state it wrote. Here, when all of that is unchanged and the fill gives the same level, the
  * outcome is the full hook's with the new fill: the state is rewritten with the new fill, tokens
  * and time, and the element printed; in a workspace without an orchestrated run, nothing at all
- * (the full hook prints and writes nothing there either). Anything else (no memo, a changed file, another level, a
+ * while the everyday fill warning's level (lib/session/fill_warning.ts) is the one on record (the
+ * full hook prints and writes nothing then either). Anything else (no memo, a changed file, another level, a
  * state another session wrote, an error) returns `undefined`: run the full hook.
  *
  * Returns the hook's stdout (`""` for none) when it handled the prompt. Never throws.
@@ -87,12 +91,34 @@ function quiet(text: string, options: QuietPromptOptions): string | undefined {
   ) {
     return undefined;
   }
+  let run = false;
   for (const dep of memo.deps) {
     if (!Array.isArray(dep) || quietSignature(dep[0], dep[1]) !== dep[2]) return undefined;
+    if (dep[2] !== "-" && typeof dep[0] === "string" && basename(dep[0]) === ORCHESTRATION_FILE) run = true;
   }
 
   const m = memo.monitor;
-  if (m === null) return ""; // no orchestrated run: the full hook prints and writes nothing
+  // A memo without a monitor is only written where no run file exists: one that names a run file
+  // present is not what the full hook wrote.
+  if (m === null && run) return undefined;
+  if (m === null) {
+    // No orchestrated run: the full hook prints and writes nothing unless the everyday fill
+    // warning's level changed (a crossing speaks, a drop is recorded).
+    const f = memo.fill_warning;
+    if (f === null) return "";
+    // The full hook writes the level only for thresholds it has: anything else is not its memo.
+    if (typeof f !== "object" || !Array.isArray(f.thresholds) || f.thresholds.length === 0) return undefined;
+    const fill = contextFill(input.transcript_path, {
+      model: f.fill.model ?? undefined,
+      windowTokens: f.fill.window_tokens ?? undefined,
+      maxWindowTokens: f.fill.max_window_tokens ?? undefined,
+      contextTokens: clientContextTokens(input),
+      budgetBytes: f.fill.budget_bytes,
+      stopAtUsage: true,
+    });
+    if (fill.source === "none" || fillCrossed(fill.fraction, f.thresholds) === f.crossed) return "";
+    return undefined;
+  }
   const fill = contextFill(input.transcript_path, {
     model: m.fill.model ?? undefined,
     windowTokens: m.fill.window_tokens ?? undefined,

@@ -2,6 +2,7 @@ import { readdirSync } from "../node/fs.ts";
 import { dirname, join } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import type { QuietFacts } from "../orchestration/monitor.ts";
+import type { FillWarningFacts } from "../session/fill_warning.ts";
 import { configFiles } from "../config/config_files.ts";
 import { homeDir } from "../node/home_dir.ts";
 import { stateDir } from "../state/state_dir.ts";
@@ -30,9 +31,10 @@ const RACY_MS = 2000;
 /**
  * Leaves the memo that lets the next prompt take the fast path (lib/events/quiet_prompt.ts), after a
  * UserPromptSubmit that re-delivered nothing and whose only output, if any, was the context
- * monitor: `facts` when the monitor ran with no alert or reminder due, the level's full reminders
- * used up and one orchestrated run; `null` when the workspace has no orchestrated run at all (the
- * memo then says the hook prints and writes nothing). It lists every file the outcome depended on
+ * monitor or the everyday fill warning: `facts` when the monitor ran with no alert or reminder due,
+ * the level's full reminders used up and one orchestrated run; `null` when the workspace has no
+ * orchestrated run at all (the memo then says the hook prints and writes nothing but, with
+ * `options.fill`, the fill warning at another level; its state file is one of the memo's files). It lists every file the outcome depended on
  * with its fingerprint: the config files (present or not), the per-user state directory, the
  * compaction record and its folder (claims), the session record, the runs folder and every
  * `<projectsDir>/<run>/ORCHESTRATION.yaml` candidate, and with a monitor the workflow's state
@@ -49,7 +51,12 @@ const RACY_MS = 2000;
  * writeQuietMemo(ctx, quiet, Math.min(ctx.config().budget.maxChars, 10_000));
  * ```
  */
-export function writeQuietMemo(ctx: HookContext, facts: QuietFacts | null, maxChars: number): boolean {
+export function writeQuietMemo(
+  ctx: HookContext,
+  facts: QuietFacts | null,
+  maxChars: number,
+  options: { fill?: FillWarningFacts | null } = {},
+): boolean {
   const key = ctx.sessionKey;
   if (key === null || ctx.env[QUIET_SWITCH] === "0") return false;
   const dir = ctx.stateDir();
@@ -58,7 +65,7 @@ export function writeQuietMemo(ctx: HookContext, facts: QuietFacts | null, maxCh
   // The folder first: creating it changes the state directory's mtime, which the check of a missing
   // compaction record reads.
   ensurePrivateDir(join(dir, "quiet"));
-  const memo = buildMemo(ctx, facts, maxChars, dir, key);
+  const memo = buildMemo(ctx, facts, options.fill ?? null, maxChars, dir, key);
   if (memo === null) return false;
   writeFileAtomic(quietMemoPath(dir, key), JSON.stringify(memo) + "\n", { sync: false });
   return true;
@@ -67,6 +74,7 @@ export function writeQuietMemo(ctx: HookContext, facts: QuietFacts | null, maxCh
 function buildMemo(
   ctx: HookContext,
   facts: QuietFacts | null,
+  fill: FillWarningFacts | null,
   maxChars: number,
   dir: string,
   key: string,
@@ -98,6 +106,7 @@ function buildMemo(
   }
   content.push(...runs);
   if (facts !== null) content.push(facts.rt.paths.checkpointsDir, ...facts.checkpoints);
+  if (fill !== null) content.push(fill.statePath);
   const deps: QuietDep[] = [];
   const racy = ctx.now.getTime() - RACY_MS;
   let present = 0;
@@ -136,6 +145,16 @@ function buildMemo(
       max_chars: maxChars,
       state_path: facts.rt.paths.monitorStatePath,
       state: { ...facts.state },
+    },
+    fill_warning: fill === null ? null : {
+      thresholds: [...fill.thresholds],
+      crossed: fill.crossed,
+      fill: {
+        model: fill.fill.model,
+        window_tokens: fill.fill.windowTokens,
+        max_window_tokens: fill.fill.maxWindowTokens,
+        budget_bytes: fill.fill.budgetBytes,
+      },
     },
   };
 }

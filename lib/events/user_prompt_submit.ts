@@ -9,6 +9,7 @@ import { projectSessionStart } from "../projects/session_start.ts";
 import { orchestrationPromptContext, type QuietFacts } from "../orchestration/monitor.ts";
 import { writeQuietMemo } from "./quiet_prompt_memo.ts";
 import { sessionContext } from "../session/session_start.ts";
+import { fillWarning, type FillWarningFacts } from "../session/fill_warning.ts";
 
 const SHORT_FORM_CHARS = 4000;
 /** The everyday element's short form when this prompt re-delivers a compaction's context. */
@@ -21,8 +22,10 @@ const SESSION_SHORT_WITH_PROJECT = 1200;
  * delivery and injects a short form (the everyday `<session-context>` within 3,000 characters, the dispatch pointer, the project's compact context within
  * 4,000 characters, files beyond that named for the agent to read); a compaction is never
  * delivered twice. Then the orchestration monitor adds `<context-monitor>` from WARNING up and
- * the compaction alert or its reminder; when only the monitor spoke it leaves the memo that lets the
- * next prompt take the fast path (lib/events/quiet_prompt.ts). Workflow code runs only where its layout exists. It is
+ * the compaction alert or its reminder; without an orchestrated run the everyday fill warning
+ * (lib/session/fill_warning.ts) adds a `<context-fill>` line when the fill crosses a threshold.
+ * When only the monitor or the fill warning spoke it leaves the memo that lets the next prompt take
+ * the fast path (lib/events/quiet_prompt.ts). Workflow code runs only where its layout exists. It is
  * imported statically: a lazy `import()` made the bundle's module helpers and Bun's `require`
  * hot enough for the JIT to compile them on every prompt (bench/README.md), which cost more than
  * initialising the modules a prompt without a layout does not need.
@@ -72,15 +75,27 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   }
   let quiet: QuietFacts | null = null;
   let spoke = false;
+  let monitor = false;
   if (mayUseOrchestration(ctx.projectDir, config)) {
-    const part = guard(ctx, "orchestration", () => orchestrationPromptContext(ctx, { onQuiet: (f) => quiet = f }));
+    const part = guard(ctx, "orchestration", () => {
+      return orchestrationPromptContext(ctx, { onQuiet: (f) => quiet = f, onMonitor: () => monitor = true });
+    });
     parts.push(part);
     spoke = part !== null;
   }
-  // Nothing re-delivered and only the monitor, if anything, spoke: the next prompt may take the
-  // fast path (lib/events/quiet_prompt.ts).
-  if (pending === null && (quiet !== null || !spoke)) {
-    guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars));
+  // Everywhere else the everyday fill warning: one line per threshold crossed. In a run the
+  // monitor speaks for the fill, so there is one warning and one budget. A prompt that re-delivers
+  // a compaction keeps to its short form: a crossing then speaks on the next prompt.
+  let fill: FillWarningFacts | null = null;
+  const fillOn = !monitor && config.session.enabled !== false && config.session.fillWarnings.length > 0;
+  if (!monitor && !claimed) {
+    parts.push(guard(ctx, "fill warning", () => fillWarning(ctx, { onQuiet: (f) => fill = f })));
+  }
+  // Nothing re-delivered and only the monitor or the fill warning, if anything, spoke: the next
+  // prompt may take the fast path (lib/events/quiet_prompt.ts). Not when the fill warning failed:
+  // the memo would say it has nothing to say.
+  if (pending === null && (quiet !== null || !spoke) && (fill !== null || !fillOn)) {
+    guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars, { fill }));
   }
   const context = joinWithin(parts, maxChars);
   if (!context) return null;

@@ -13,6 +13,7 @@ import { ensureOrchDirs, type OrchRuntime, orchRuntime } from "./_runtime.ts";
 import { readSessionView, type SessionView } from "./_session.ts";
 import { checkStaleness, type StaleReport } from "./_stale.ts";
 import { compactionAlertFor } from "./_alert_delivery.ts";
+import { provenanceRecords } from "./provenance.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 
 export type { MonitorLevel } from "./monitor_element.ts";
@@ -71,7 +72,8 @@ const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string
  * session, then one-line reminders. Returns `null` and writes nothing when the layout is absent.
  * `options.onQuiet` hears, after the state is written, when the next prompt could differ from this
  * one only by its fill (no alert or reminder due, the level's full reminders used up, one run):
- * what the usual prompt's memo needs.
+ * what the usual prompt's memo needs. `options.onMonitor` hears that an orchestrated run was found,
+ * so the monitor speaks for the fill (the everyday `<context-fill>` line then keeps quiet).
  *
  * @example
  * ```ts
@@ -85,10 +87,11 @@ const ACTIONS: Record<Exclude<MonitorLevel, "NOMINAL">, (path: string) => string
  */
 export function orchestrationPromptContext(
   ctx: HookContext,
-  options: { onQuiet?: (facts: QuietFacts) => void } = {},
+  options: { onQuiet?: (facts: QuietFacts) => void; onMonitor?: () => void } = {},
 ): string | null {
   const rt = orchRuntime(ctx);
   if (rt === null) return null;
+  options.onMonitor?.();
   const config = ctx.config();
   let view: SessionView | null;
   try {
@@ -177,7 +180,7 @@ export function orchestrationPromptContext(
   ) {
     options.onQuiet({
       rt,
-      checkpoints: entries.map((e) => e.path),
+      checkpoints: [...entries.map((e) => e.path), ...provenanceRecords(entries)],
       fill: {
         model: view?.model ?? null,
         windowTokens: config.contextWindow.tokens ?? null,

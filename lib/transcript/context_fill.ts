@@ -8,12 +8,24 @@ import { contextTokensOfUsage, isCompactBoundaryRow, isSyntheticRow, tokenCount 
 /** Options for {@linkcode contextFill}. */
 export interface ContextFillOptions {
   /**
-   * The main-loop model setting, e.g. from the SessionStart hook input. Only it can carry the
-   * `[1m]` suffix; the transcript's own model ids never do. Default: the model of the row used.
+   * The main-loop model setting, e.g. from the SessionStart hook input, which can carry the
+   * `[1m]` suffix; Claude Code's transcript rows carry the API's model id, without it (a row whose
+   * id does mark 1M still gives the 1M window). Default: the model of the row used.
    */
   model?: string;
   /** The window size in tokens; wins over any guess from the model. Default: {@linkcode contextWindow}. */
   windowTokens?: number;
+  /**
+   * Tokens in the context as the client reported them (Claude Code's `context_tokens`, sent on
+   * SessionStart resume and on model switches). Only a hint for the window: more than 200,000
+   * proves the 1M window, as tokens seen in the transcript do. Default: none.
+   */
+  contextTokens?: number;
+  /**
+   * The window the client compacts against when smaller than the model's (`autoCompactWindow()` of
+   * CLAUDE_CODE_AUTO_COMPACT_WINDOW): the window is at most this. Default: none.
+   */
+  maxWindowTokens?: number;
   /** Bytes read from the end of the transcript at most. Default 8 MiB. */
   budgetBytes?: number;
   /**
@@ -31,7 +43,7 @@ export interface ContextFill {
   tokens: number;
   /** Window size in tokens. */
   window: number;
-  /** `tokens / window`; may exceed 1 only with an explicit `windowTokens`. */
+  /** `tokens / window`; may exceed 1 only with an explicit `windowTokens` or `maxWindowTokens`. */
   fraction: number;
   /**
    * `"usage"`: from the newest main-chain assistant row after the last compaction.
@@ -127,9 +139,15 @@ export function contextFill(transcriptPath: string, options: ContextFillOptions 
     }
   }
   const model = options.model ?? rowModel;
-  const window = typeof options.windowTokens === "number" && options.windowTokens > 0
+  // The model setting, the row's model id (a gateway may keep `[1m]` there) or the tokens seen may
+  // each prove the 1M window.
+  const seen = Math.max(tokens, positiveInt(options.contextTokens, 0));
+  let window = typeof options.windowTokens === "number" && options.windowTokens > 0
     ? options.windowTokens
-    : contextWindow(model, tokens);
+    : Math.max(contextWindow(model, seen), contextWindow(rowModel));
+  if (typeof options.maxWindowTokens === "number" && options.maxWindowTokens > 0) {
+    window = Math.min(window, options.maxWindowTokens);
+  }
   const out: ContextFill = { tokens: tokenCount(tokens), window, fraction: tokens / window, source, afterCompaction };
   if (model !== undefined) out.model = model;
   return out;

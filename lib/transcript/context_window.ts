@@ -3,11 +3,15 @@ export const DEFAULT_CONTEXT_WINDOW: number = 200_000;
 /** The extended context window: 1,000,000 tokens. */
 export const EXTENDED_CONTEXT_WINDOW: number = 1_000_000;
 
-const ONE_MILLION_SUFFIX = /\[1m\]/i;
+// `[1m]` is Claude Code's own suffix; "(1M context)" is how a model's display name says it.
+const ONE_MILLION_MARKER = /\[1m\]|\b1m context\b/i;
+/** Claude Code's least auto-compact window: a smaller CLAUDE_CODE_AUTO_COMPACT_WINDOW is raised to it. */
+const MIN_AUTO_COMPACT_WINDOW = 100_000;
 
 /**
  * The context window size in tokens for a model setting. 1,000,000 when the model string has
- * the `[1m]` suffix (any case, as in `claude-opus-4-6[1m]`) or when more than 200,000 tokens were
+ * the `[1m]` suffix (any case, as in `claude-opus-4-6[1m]`) or the "1M context" of a display
+ * name (`Opus 4.6 (1M context)`), or when more than 200,000 tokens were
  * observed in the context (proof of the larger window), else 200,000. The transcript's
  * `message.model` never carries `[1m]`; pass the model from the hook input when you have it.
  *
@@ -21,7 +25,35 @@ const ONE_MILLION_SUFFIX = /\[1m\]/i;
  * ```
  */
 export function contextWindow(model?: string, observedTokens?: number): number {
-  if (typeof model === "string" && ONE_MILLION_SUFFIX.test(model)) return EXTENDED_CONTEXT_WINDOW;
+  if (typeof model === "string" && ONE_MILLION_MARKER.test(model)) return EXTENDED_CONTEXT_WINDOW;
   if (typeof observedTokens === "number" && observedTokens > DEFAULT_CONTEXT_WINDOW) return EXTENDED_CONTEXT_WINDOW;
   return DEFAULT_CONTEXT_WINDOW;
+}
+
+/**
+ * The auto-compact window `CLAUDE_CODE_AUTO_COMPACT_WINDOW` sets, in tokens, read as Claude Code
+ * reads it: a whole number (`200000`, `2e5`, `200_000`) or one with a `k` or `m` suffix (`200k`,
+ * `1m`); a value below 100,000 counts as 100,000; anything else (empty, not a number, below 1)
+ * as unset (`undefined`). Claude Code compacts against the smaller of it and the model's window,
+ * so a fill warning must measure against that too.
+ *
+ * @example
+ * ```ts
+ * import { autoCompactWindow } from "./context_window.ts";
+ *
+ * autoCompactWindow("200k"); // 200_000
+ * autoCompactWindow("5000"); // 100_000
+ * autoCompactWindow("soon"); // undefined
+ * ```
+ */
+export function autoCompactWindow(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const unit = text.slice(-1).toLowerCase();
+  const scale = unit === "m" ? 1_000_000 : unit === "k" ? 1000 : 1;
+  const digits = (scale === 1 ? text : text.slice(0, -1)).trim().replaceAll("_", "");
+  if (!/^(\d+(\.\d*)?|\.\d+)(e\+?\d+)?$/i.test(digits)) return undefined;
+  const tokens = Math.round(Number(digits) * scale);
+  if (!Number.isSafeInteger(tokens) || tokens < 1) return undefined;
+  return Math.max(tokens, MIN_AUTO_COMPACT_WINDOW);
 }

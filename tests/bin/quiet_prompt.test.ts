@@ -183,3 +183,81 @@ test("the memo names every file the full UserPromptSubmit hook looks at (strace)
   assert.deepEqual(missing, [], "files the full hook looked at that its memo does not name");
   rmSync(w.ws, { recursive: true, force: true });
 });
+
+/** An ordinary repository (no projects/, no run): the everyday fill warning is all the hook may say. */
+function ordinary(): World {
+  const w = world();
+  rmSync(join(w.ws, "projects"), { recursive: true });
+  rmSync(join(w.ws, ".jerry"), { recursive: true, force: true });
+  return w;
+}
+
+function ageAll(w: World): void {
+  age(w.ws);
+  const then = new Date(Date.now() - 60_000);
+  utimesSync(w.ws, then, then);
+}
+
+test("in an ordinary repository the fast path keeps the fill warning's level: silence, and a crossing on the full hook", () => {
+  const w = ordinary();
+  const hook = bin("user-prompt-submit");
+  const say = (env: Record<string, string> = {}) =>
+    run(hook, [], { env: { ...w.env, ...env }, stdin: w.stdin("UserPromptSubmit") }).stdout;
+  grow(w, 112_000); // 56 %: the first threshold
+  assert.match(say(), /<context-fill percent=\\"56\\"/);
+  ageAll(w);
+  assert.equal(say(), ""); // leaves the memo
+  const memo = readFileSync(w.memo, "utf8");
+  assert.equal(JSON.parse(memo).fill_warning.crossed, 0.55);
+  const memoMtime = statSync(w.memo).mtimeMs;
+  grow(w, 120_000);
+  assert.equal(say(), "");
+  assert.equal(statSync(w.memo).mtimeMs, memoMtime, "the fast path was not taken");
+  assert.equal(say({ REHYDRATE_QUIET: "0" }), "", "the full hook disagrees");
+  grow(w, 132_000); // 66 %: the fast path declines, the full hook speaks
+  assert.match(say(), /<context-fill percent=\\"66\\"/);
+  rmSync(w.ws, { recursive: true, force: true });
+});
+
+test("in an ordinary repository the memo names every file the full hook looks at (strace)", {
+  skip: strace ? false : "no usable strace here",
+}, () => {
+  const w = ordinary();
+  const hook = bin("user-prompt-submit");
+  grow(w, 112_000);
+  run(hook, [], { env: w.env, stdin: w.stdin("UserPromptSubmit") }); // the crossing: the level on record
+  ageAll(w);
+  grow(w, 114_000);
+  const log = join(w.ws, ".home", "strace.log");
+  const r = spawnSync("strace", ["-f", "-qq", "-e", "trace=%file", "-o", log, hook], {
+    input: w.stdin("UserPromptSubmit"),
+    env: w.env,
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "");
+  const memo = JSON.parse(readFileSync(w.memo, "utf8")) as { deps: [string, string, string][]; monitor: null };
+  assert.equal(memo.monitor, null);
+  const named = new Set(memo.deps.map((d) => d[0]));
+  const fill = join(w.ws, ".home", "state", "fill", "sess-q.json");
+  assert.ok(named.has(fill), "the memo does not name the fill warning's state");
+  const allowed = (p: string): boolean => {
+    if (named.has(p) || p === w.transcript || p.startsWith(dirname(w.memo))) return true;
+    if (/\.tmp$/.test(p)) return true;
+    if (
+      dirname(p) === join(w.ws, ".home", "state", "compactions") && p.endsWith(".delivered") && named.has(dirname(p))
+    ) return true;
+    return [...named, w.transcript, w.memo].some((n) => n.startsWith(p + "/"));
+  };
+  const seen = new Set<string>();
+  for (const line of readFileSync(log, "utf8").split("\n")) {
+    for (const m of line.matchAll(/"(\/[^"]*)"/g)) {
+      const p = m[1].replace(/\/+$/, "");
+      if (p.startsWith(w.ws) && !p.startsWith(join(w.ws, ".home", "strace.log"))) seen.add(p);
+    }
+  }
+  assert.ok(seen.has(fill), "the full hook did not look at the fill warning's state");
+  const missing = [...seen].filter((p) => !allowed(p));
+  assert.deepEqual(missing, [], "files the full hook looked at that its memo does not name");
+  rmSync(w.ws, { recursive: true, force: true });
+});

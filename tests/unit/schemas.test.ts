@@ -23,6 +23,7 @@ const SCHEMA_NAMES = [
   "compaction_record.v1",
   "config.v1",
   "context_monitor_state.v1",
+  "fill_warning_state.v1",
   "precompact_state.v1",
   "quiet_prompt_memo.v1",
   "reread_marker.v1",

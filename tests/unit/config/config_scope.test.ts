@@ -29,6 +29,7 @@ const DECISIONS: Record<string, "user" | "path" | "project"> = {
   "transcript.scanBudgetBytes": "user", // the user's transcript and CPU: up to 256 MiB per hook
   "session.enabled": "project", // only turns our own output off
   "session.userRequests": "project", // bounded 0..10; fewer or more of the user's own words
+  "session.fillWarnings": "project", // W10's lesson: floor 0.5, at most 5, each once per crossing
   "projects.enabled": "project",
   "projects.root": "path",
   "projects.systemDir": "path",

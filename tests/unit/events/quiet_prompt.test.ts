@@ -23,6 +23,7 @@ import { preCompactHook } from "../../../lib/events/pre_compact.ts";
 import { quietPrompt } from "../../../lib/events/quiet_prompt.ts";
 import { writeQuietMemo } from "../../../lib/events/quiet_prompt_memo.ts";
 import { orchestrationPromptContext, type QuietFacts } from "../../../lib/orchestration/monitor.ts";
+import { recordCheckpointWritten } from "../../../lib/orchestration/provenance.ts";
 import { ajvFor, inHook, workspace } from "../_orchestration_env.ts";
 import { mulberry32 } from "../_rng.ts";
 
@@ -228,7 +229,10 @@ test("quietPrompt() answers the usual prompt as the full hook would, and only wh
 
   // A checkpoint edited in place into another compaction's (its folder unchanged): its alert is due.
   const cx = join(w.ws, ".jerry", "checkpoints", "cx-001-checkpoint.json");
-  writeFileSync(cx, JSON.stringify({ ...JSON.parse(readFileSync(cx, "utf8")), compaction_id: "c-other" }, null, 2));
+  const edited = { ...JSON.parse(readFileSync(cx, "utf8")), compaction_id: "c-other" };
+  writeFileSync(cx, JSON.stringify(edited, null, 2));
+  // Rewritten as our own PreCompact would (only checkpoints rehydrate wrote alert: SECURITY.md, rule 4).
+  recordCheckpointWritten(join(w.home, "state"), cx, edited);
   const alert = await prompt(w);
   assert.equal(alert.fast, false);
   assert.match(alert.out, /compaction-alert/);
@@ -236,9 +240,16 @@ test("quietPrompt() answers the usual prompt as the full hook would, and only wh
   age(w);
   await prompt(w);
   assert.equal((await prompt(w)).fast, true);
-  // The project's config switches the workflow off: nothing is printed any more.
+  // The project's config switches the workflow off: no monitor any more, and the everyday fill
+  // warning speaks for the fill instead, once.
   mkdirSync(join(w.ws, ".claude"));
   writeFileSync(join(w.ws, ".claude", "rehydrate.json"), JSON.stringify({ orchestration: { enabled: false } }));
+  const everyday = await prompt(w);
+  assert.equal(everyday.fast, false);
+  assert.match(
+    everyday.out,
+    /^\{"hookSpecificOutput":\{"hookEventName":"UserPromptSubmit","additionalContext":"<context-fill percent=\\"70\\"/,
+  );
   assert.deepEqual(await prompt(w), { out: "", fast: false });
   rmSync(join(w.ws, ".claude"), { recursive: true });
 
@@ -277,11 +288,13 @@ test("quietPrompt() prints and writes nothing, like the full hook, in a workspac
   const w = world();
   rmSync(join(w.ws, "projects"), { recursive: true });
   grow(w, 150_000);
-  await prompt(w);
+  assert.match((await prompt(w)).out, /context-fill percent=\\"75\\"/); // the everyday line, once
   age(w);
   await prompt(w);
   const memo = JSON.parse(readFileSync(w.memo, "utf8"));
+  assert.ok(ajvFor("quiet_prompt_memo.v1.json")(memo), "the memo does not match its schema");
   assert.equal(memo.monitor, null);
+  assert.equal(memo.fill_warning.crossed, 0.75);
   const a = await prompt(w);
   assert.deepEqual(a, { out: "", fast: true });
   // A run appears: the full hook starts the monitor.
@@ -290,6 +303,59 @@ test("quietPrompt() prints and writes nothing, like the full hook, in a workspac
   const b = await prompt(w);
   assert.equal(b.fast, false);
   assert.match(b.out, /context-monitor/);
+});
+
+test("quietPrompt() keeps the everyday fill warning's once per crossing in an ordinary repository", async () => {
+  const w = world();
+  rmSync(join(w.ws, "projects"), { recursive: true });
+  grow(w, 40_000);
+  assert.deepEqual(await prompt(w), { out: "", fast: false });
+  age(w);
+  assert.deepEqual(await prompt(w), { out: "", fast: false }); // leaves the memo
+  assert.deepEqual(await prompt(w), { out: "", fast: true });
+  // The fill moves within a level: still the fast path, still nothing.
+  grow(w, 100_000);
+  assert.deepEqual(await prompt(w), { out: "", fast: true });
+  // A crossing: the full hook speaks once.
+  grow(w, 120_000);
+  const crossing = await prompt(w);
+  assert.equal(crossing.fast, false);
+  assert.match(crossing.out, /<context-fill percent=\\"60\\" tokens=\\"120000\\" window=\\"200000\\">/);
+  // Its state file is seconds old: the memo waits, the full hook says nothing.
+  assert.deepEqual(await prompt(w), { out: "", fast: false });
+  age(w);
+  assert.deepEqual(await prompt(w), { out: "", fast: false });
+  grow(w, 125_000);
+  assert.deepEqual(await prompt(w), { out: "", fast: true });
+  // The state file removed: the full hook would speak again, so the fast path declines.
+  const state = join(w.home, "state", "fill", "sess-1.json");
+  const kept = readFileSync(state);
+  rmSync(state);
+  assert.match((await prompt(w)).out, /context-fill/);
+  writeFileSync(state, kept, { mode: 0o600 });
+  age(w);
+  await prompt(w);
+  assert.deepEqual(await prompt(w), { out: "", fast: true });
+  // Another auto-compact window: not the memo's environment.
+  const narrow = { ...w.env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: "150000" };
+  const other = await prompt(w, narrow);
+  assert.equal(other.fast, false);
+  assert.match(other.out, /percent=\\"83\\"/);
+  // A compaction: the drop is recorded by the full hook, silently.
+  grow(w, 20_000);
+  assert.deepEqual(await prompt(w), { out: "", fast: false });
+  age(w);
+  await prompt(w);
+  assert.deepEqual(await prompt(w), { out: "", fast: true });
+  // The project turns the line off: the full hook, then nothing at all on the fast path.
+  mkdirSync(join(w.ws, ".claude"));
+  writeFileSync(join(w.ws, ".claude", "rehydrate.json"), JSON.stringify({ session: { fillWarnings: [] } }));
+  grow(w, 190_000);
+  assert.deepEqual(await prompt(w), { out: "", fast: false });
+  age(w);
+  await prompt(w);
+  assert.equal(JSON.parse(readFileSync(w.memo, "utf8")).fill_warning, null);
+  assert.deepEqual(await prompt(w), { out: "", fast: true });
 });
 
 test("quietPrompt() agrees with the full hook over random sequences of prompts and changes", async () => {
@@ -467,6 +533,50 @@ test("a damaged memo never changes the answer: the fast path declines, or answer
   // Both outcomes happen, or the check says little: most damage is refused, some is harmless.
   assert.ok(declined >= 60, `the fast path declined only ${declined} of 120 damaged memos`);
   assert.ok(fast >= 5, `the fast path answered from only ${fast} of 120 damaged memos`);
+});
+
+test("a damaged memo in an ordinary repository never changes the answer either", async () => {
+  const w = world();
+  rmSync(join(w.ws, "projects"), { recursive: true });
+  const state = join(w.home, "state", "fill", "sess-1.json");
+  // The fill at 62 %, the level on record 0.55, aged, and the memo the next prompt leaves.
+  const settle = async (): Promise<string> => {
+    grow(w, 124_000);
+    await prompt(w);
+    age(w);
+    await prompt(w);
+    return readFileSync(w.memo, "utf8");
+  };
+  let good = await settle();
+  assert.equal(JSON.parse(good).fill_warning.crossed, 0.55);
+  assert.equal((await prompt(w)).fast, true, "the undamaged memo is not used");
+  const rnd = mulberry32(20261125);
+  let fast = 0;
+  for (let i = 0; i < 60; i++) {
+    const d = damagedMemo(good, rnd);
+    rmSync(w.memo, { recursive: true, force: true });
+    if (d.special === "dir") mkdirSync(w.memo);
+    else if (d.special === "link") {
+      writeFileSync(join(w.home, "memo-copy.json"), good);
+      symlinkSync(join(w.home, "memo-copy.json"), w.memo);
+    } else writeFileSync(w.memo, d.text!, { mode: 0o600 });
+    // Every other time the fill has reached the next level, where the full hook speaks.
+    const crossing = i % 2 === 1;
+    if (crossing) grow(w, 134_000);
+    try {
+      if ((await prompt(w)).fast) fast++;
+    } catch (err) {
+      throw new Error(`damage ${i} (${d.label}): ${(err as Error).message}`);
+    }
+    rmSync(join(w.home, "memo-copy.json"), { force: true });
+    rmSync(w.memo, { recursive: true, force: true });
+    if (crossing) {
+      // Back to the level on record, with a fresh memo.
+      rmSync(state);
+      good = await settle();
+    } else writeFileSync(w.memo, good, { mode: 0o600 });
+  }
+  assert.ok(fast >= 3, `the fast path answered from only ${fast} of 60 damaged memos`);
 });
 
 test("the memo waits while a folder holding a file it depends on changed in the last seconds", async () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contextFill } from "../../../lib/transcript/context_fill.ts";
-import { contextWindow } from "../../../lib/transcript/context_window.ts";
+import { autoCompactWindow, contextWindow } from "../../../lib/transcript/context_window.ts";
 import { generateTranscriptText } from "../_transcript_gen.ts";
 
 const FIXTURES = join(import.meta.dirname!, "..", "..", "fixtures");
@@ -314,6 +314,76 @@ describe("contextWindow()", () => {
     assert.equal(contextWindow(undefined, 200_000), 200_000);
     assert.equal(contextWindow(undefined, 200_001), 1_000_000);
     assert.equal(contextWindow("claude-opus-4-6", 350_000), 1_000_000);
+  });
+
+  test("contextWindow() is 1M for a display name that says 1M context", () => {
+    assert.equal(contextWindow("Opus 4.6 (1M context)"), 1_000_000);
+    assert.equal(contextWindow("opus 4.6 (1m CONTEXT)"), 1_000_000);
+    assert.equal(contextWindow("Opus 4.6 (21M context)"), 200_000);
+    assert.equal(contextWindow("claude-1m-context-free"), 200_000);
+  });
+});
+
+describe("autoCompactWindow()", () => {
+  test("autoCompactWindow() reads CLAUDE_CODE_AUTO_COMPACT_WINDOW as Claude Code does", () => {
+    assert.equal(autoCompactWindow("200000"), 200_000);
+    assert.equal(autoCompactWindow(" 200k "), 200_000);
+    assert.equal(autoCompactWindow("1M"), 1_000_000);
+    assert.equal(autoCompactWindow("0.5m"), 500_000);
+    assert.equal(autoCompactWindow("2e5"), 200_000);
+    assert.equal(autoCompactWindow("200_000"), 200_000);
+    // Below Claude Code's least window: raised to it.
+    assert.equal(autoCompactWindow("5000"), 100_000);
+    assert.equal(autoCompactWindow("200"), 100_000);
+    for (const bad of [undefined, "", "k", "soon", "-200000", "0", "0.2", "1e400", "200 000", "0x30d40", "Infinity"]) {
+      assert.equal(autoCompactWindow(bad), undefined, String(bad));
+    }
+  });
+});
+
+describe("contextFill() window hints", () => {
+  const row = (model: string, tokens: number) =>
+    JSON.stringify({
+      type: "assistant",
+      uuid: "a1",
+      parentUuid: null,
+      isSidechain: false,
+      message: { id: "m1", model, role: "assistant", content: [], usage: { input_tokens: tokens, output_tokens: 1 } },
+    }) + "\n";
+
+  test("contextFill() takes the 1M window from the row's model id even when the setting lacks it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "context-fill-hint-"));
+    try {
+      const path = join(dir, "t.jsonl");
+      writeFileSync(path, row("claude-sonnet-4-5[1m]", 150_000));
+      assert.equal(contextFill(path).window, 1_000_000);
+      assert.equal(contextFill(path, { model: "claude-sonnet-4-5" }).window, 1_000_000);
+      assert.equal(contextFill(path, { model: "claude-sonnet-4-5" }).model, "claude-sonnet-4-5");
+      writeFileSync(path, row("claude-sonnet-4-5", 150_000));
+      assert.equal(contextFill(path, { stopAtUsage: true }).window, 200_000);
+      assert.equal(contextFill(path, { model: "sonnet[1m]", stopAtUsage: true }).window, 1_000_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("contextFill() takes more than 200k client-reported tokens as proof of the 1M window, and caps it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "context-fill-hint-"));
+    try {
+      const path = join(dir, "t.jsonl");
+      writeFileSync(path, row("claude-opus-4-6", 150_000));
+      assert.equal(contextFill(path, { contextTokens: 200_000 }).window, 200_000);
+      assert.equal(contextFill(path, { contextTokens: 240_000 }).window, 1_000_000);
+      assert.equal(contextFill(path, { contextTokens: 240_000 }).tokens, 150_000);
+      // The auto-compact window caps an inferred window and a configured one alike.
+      const capped = contextFill(path, { model: "opus[1m]", maxWindowTokens: 300_000 });
+      assert.equal(capped.window, 300_000);
+      assert.equal(capped.fraction, 0.5);
+      assert.equal(contextFill(path, { maxWindowTokens: 1_000_000 }).window, 200_000);
+      assert.equal(contextFill(path, { windowTokens: 500_000, maxWindowTokens: 250_000 }).window, 250_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

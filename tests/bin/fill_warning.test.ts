@@ -1,0 +1,216 @@
+// The everyday fill warning in the compiled binaries (issue 23, "a fill warning in every
+// repository"): in an ordinary repository, dist/user-prompt-submit and `rehydrate user-prompt-submit`
+// say in one <context-fill> line how full the window is, once per threshold crossed, silently keep
+// the level on the usual prompt's fast path, start over after a compaction, measure a 1M model
+// against its window, and take no threshold below the floor from the repository's config.
+// Binaries from before the warning print nothing in an ordinary repository, so every test here
+// fails on them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bin, run } from "./_bin.ts";
+
+const SENTENCE =
+  "The context window is filling up: Claude Code compacts this conversation automatically when it is nearly full.";
+
+interface Repo {
+  dir: string;
+  home: string;
+  transcript: string;
+  env: Record<string, string>;
+  memo: string;
+  state: string;
+}
+
+function repo(): Repo {
+  const dir = mkdtempSync(join(tmpdir(), "rehydrate-fill-bin-"));
+  const home = join(dir, ".home");
+  mkdirSync(home);
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "main.ts"), "export {};\n");
+  const transcript = join(home, "t.jsonl");
+  writeFileSync(transcript, "");
+  const state = join(home, "state");
+  return {
+    dir,
+    home,
+    transcript,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CLAUDE_PROJECT_DIR: dir, REHYDRATE_STATE_DIR: state },
+    memo: join(state, "quiet", "sess-fill.json"),
+    state: join(state, "fill", "sess-fill.json"),
+  };
+}
+
+let row = 0;
+/** A main-chain assistant row whose usage block totals `tokens` (input + cache read + cache creation). */
+function grow(r: Repo, tokens: number, model = "claude-opus-4-6"): void {
+  const id = `a${++row}`;
+  appendFileSync(
+    r.transcript,
+    JSON.stringify({
+      type: "assistant",
+      uuid: id,
+      parentUuid: null,
+      isSidechain: false,
+      message: {
+        id: `msg_${id}`,
+        model,
+        role: "assistant",
+        content: [{ type: "text", text: "ok" }],
+        usage: {
+          input_tokens: 3,
+          cache_creation_input_tokens: 1000,
+          cache_read_input_tokens: tokens - 1003,
+          output_tokens: 9,
+        },
+      },
+    }) + "\n",
+  );
+}
+
+function stdin(r: Repo, event = "UserPromptSubmit", extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: "sess-fill",
+    transcript_path: r.transcript,
+    cwd: r.dir,
+    hook_event_name: event,
+    prompt: "go on",
+    ...extra,
+  });
+}
+
+/** Every file as if written a minute ago (prompts come seconds apart; the memo trusts no newer file). */
+function age(dir: string): void {
+  const then = new Date(Date.now() - 60_000);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) age(p);
+    utimesSync(p, then, then);
+  }
+  utimesSync(dir, then, then);
+}
+
+const line = (percent: number, tokens: number, window: number) =>
+  `<context-fill percent="${percent}" tokens="${tokens}" window="${window}">${SENTENCE}</context-fill>`;
+
+for (
+  const [label, hook] of [
+    ["dist/user-prompt-submit", () => [bin("user-prompt-submit")]],
+    ["rehydrate user-prompt-submit", () => [bin("rehydrate"), "user-prompt-submit"]],
+  ] as const
+) {
+  /** One prompt: what the model is given ("" for nothing). */
+  const prompt = (r: Repo, env: Record<string, string> = {}): string => {
+    const [path, ...args] = hook();
+    const out = run(path, args, { env: { ...r.env, ...env }, stdin: stdin(r) });
+    assert.equal(out.status, 0, out.stderr);
+    assert.equal(out.stderr, "");
+    return out.stdout === "" ? "" : JSON.parse(out.stdout).hookSpecificOutput.additionalContext;
+  };
+
+  test(`${label} says how full the window is once per threshold crossed, in an ordinary repository`, () => {
+    const r = repo();
+    grow(r, 60_000);
+    assert.equal(prompt(r), "", "below the first threshold");
+    grow(r, 108_000); // 54 %
+    assert.equal(prompt(r), "");
+    grow(r, 114_000); // 57 %: 55 % crossed
+    assert.equal(prompt(r), line(57, 114_000, 200_000));
+    assert.equal(prompt(r), "", "the same level twice");
+    assert.equal(statSync(r.state).mode & 0o777, 0o600);
+    // A minute later the usual prompt leaves the memo, then takes the fast path: still nothing.
+    age(r.dir);
+    grow(r, 120_000);
+    assert.equal(prompt(r), "");
+    const memo = readFileSync(r.memo, "utf8");
+    const memoMtime = statSync(r.memo).mtimeMs;
+    grow(r, 126_000);
+    assert.equal(prompt(r), "");
+    assert.equal(readFileSync(r.memo, "utf8"), memo, "the fast path was not taken");
+    assert.equal(statSync(r.memo).mtimeMs, memoMtime, "the fast path was not taken");
+    // The next crossing speaks, on the full hook.
+    grow(r, 134_000); // 67 %
+    assert.equal(prompt(r), line(67, 134_000, 200_000));
+    grow(r, 140_000);
+    assert.equal(prompt(r), "");
+    grow(r, 156_000); // 78 %
+    assert.equal(prompt(r), line(78, 156_000, 200_000));
+    // A compaction brings the fill down: nothing said, and the thresholds speak again.
+    grow(r, 24_000);
+    assert.equal(prompt(r), "");
+    grow(r, 112_000);
+    assert.equal(prompt(r), line(56, 112_000, 200_000));
+    // The fast path switched off by hand answers the same.
+    assert.equal(prompt(r, { REHYDRATE_QUIET: "0" }), "");
+    rmSync(r.dir, { recursive: true, force: true });
+  });
+}
+
+test("a 1M model is measured against 1M: the transcript's model id, SessionStart's model setting", () => {
+  const r = repo();
+  const hook = bin("user-prompt-submit");
+  const prompt = () => {
+    const out = run(hook, [], { env: r.env, stdin: stdin(r) });
+    return out.stdout === "" ? "" : JSON.parse(out.stdout).hookSpecificOutput.additionalContext;
+  };
+  grow(r, 150_000, "claude-sonnet-4-5[1m]");
+  assert.equal(prompt(), "", "150k of a 1M window is 15 %");
+  grow(r, 600_000, "claude-sonnet-4-5[1m]");
+  assert.equal(prompt(), line(60, 600_000, 1_000_000));
+
+  const s = repo();
+  const start = run(bin("session-start"), [], {
+    env: s.env,
+    stdin: JSON.stringify({ ...JSON.parse(stdin(s, "SessionStart")), source: "startup", model: "claude-opus-4-6[1m]" }),
+  });
+  assert.equal(start.status, 0, start.stderr);
+  grow(s, 150_000);
+  const out = run(hook, [], { env: s.env, stdin: stdin(s) });
+  assert.equal(out.stdout, "", "SessionStart's opus[1m] makes 150k 15 %");
+  // The same tokens under a 200k model: 75 %.
+  const t = repo();
+  grow(t, 150_000);
+  assert.match(
+    run(hook, [], { env: t.env, stdin: stdin(t) }).stdout,
+    /context-fill percent=\\"75\\" tokens=\\"150000\\" window=\\"200000\\"/,
+  );
+  for (const x of [r, s, t]) rmSync(x.dir, { recursive: true, force: true });
+});
+
+test("a repository's config cannot lower the thresholds below the floor; it may turn the line off", () => {
+  const hook = bin("user-prompt-submit");
+  for (const hostile of [[0.05], [0.1, 0.2, 0.3], [0.5, 0.6, 0.7, 0.8, 0.9, 0.99]]) {
+    const r = repo();
+    mkdirSync(join(r.dir, ".claude"));
+    writeFileSync(join(r.dir, ".claude", "rehydrate.json"), JSON.stringify({ session: { fillWarnings: hostile } }));
+    for (const tokens of [10_000, 30_000, 60_000, 90_000, 105_000]) {
+      grow(r, tokens);
+      assert.equal(
+        run(hook, [], { env: r.env, stdin: stdin(r) }).stdout,
+        "",
+        `${JSON.stringify(hostile)} at ${tokens}`,
+      );
+    }
+    grow(r, 111_000);
+    assert.match(run(hook, [], { env: r.env, stdin: stdin(r) }).stdout, /context-fill percent=\\"55\\"/);
+    rmSync(r.dir, { recursive: true, force: true });
+  }
+  const off = repo();
+  mkdirSync(join(off.dir, ".claude"));
+  writeFileSync(join(off.dir, ".claude", "rehydrate.json"), JSON.stringify({ session: { fillWarnings: [] } }));
+  grow(off, 190_000);
+  assert.equal(run(hook, [], { env: off.env, stdin: stdin(off) }).stdout, "");
+  rmSync(off.dir, { recursive: true, force: true });
+});

@@ -3,6 +3,7 @@ import checkpoint from "../../schemas/checkpoint.v1.json" with { type: "json" };
 import compactionRecord from "../../schemas/compaction_record.v1.json" with { type: "json" };
 import { configSchema } from "../config/config_schema.ts";
 import contextMonitorState from "../../schemas/context_monitor_state.v1.json" with { type: "json" };
+import fillWarningState from "../../schemas/fill_warning_state.v1.json" with { type: "json" };
 import { precompactStateSchema } from "../projects/precompact_state_schema.ts";
 import rereadMarker from "../../schemas/reread_marker.v1.json" with { type: "json" };
 import quietPromptMemo from "../../schemas/quiet_prompt_memo.v1.json" with { type: "json" };
@@ -27,6 +28,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   compaction_record: compactionRecord as JsonSchema,
   config: configSchema() as JsonSchema,
   context_monitor_state: contextMonitorState as JsonSchema,
+  fill_warning_state: fillWarningState as JsonSchema,
   precompact_state: precompactStateSchema(),
   quiet_prompt_memo: quietPromptMemo as JsonSchema,
   reread_marker: rereadMarker as JsonSchema,
@@ -42,6 +44,7 @@ export type SchemaName =
   | "compaction_record"
   | "config"
   | "context_monitor_state"
+  | "fill_warning_state"
   | "precompact_state"
   | "quiet_prompt_memo"
   | "reread_marker"

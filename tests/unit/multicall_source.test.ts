@@ -40,7 +40,7 @@ test("rehydrate --version answers itself; anything else is the CLI's", () => {
   assert.equal(status.status, 0, status.stderr);
   assert.match(status.stdout, /Usage: rehydrate status/);
   const unknown = rehydrate(["frobnicate"]);
-  assert.equal(unknown.status, 1);
-  assert.match(unknown.stderr, /unknown command "frobnicate"/);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /^rehydrate: unknown command "frobnicate"\nTry 'rehydrate --help'\.\n$/);
   assert.match(rehydrate(["--help"]).stdout, /^rehydrate \S+: compaction-survival hooks/);
 });

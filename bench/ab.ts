@@ -24,6 +24,7 @@
  *                                                them, context switches), medians
  *                                                of --runs runs: the part of a start --instructions
  *                                                does not see (exec, mapping the binary, faults)
+ *   bun bench/ab.ts pre-compact 1 /tmp/base --bin /tmp/mine  the current hooks and the floor from /tmp/mine
  *   bun bench/ab.ts user-prompt-submit@quiet 1 dist --remove projects
  *                                                the workspace without this path (another layout)
  *
@@ -67,6 +68,7 @@ function main(): void {
       remove: { type: "string", multiple: true, default: [] },
       multicall: { type: "boolean", default: false },
       "keep-cache": { type: "boolean", default: false },
+      bin: { type: "string" },
     },
   });
   const [caseId, mbText, ...others] = positionals;
@@ -79,7 +81,9 @@ function main(): void {
     process.exit(2);
   }
   const runs = Math.max(1, Number(values.runs));
-  const bins = buildBinaries(false);
+  // --bin DIR: the current hooks and the floor from DIR (`bun build.ts --outdir DIR` plus a floor built
+  // as bench/repo.ts builds it) instead of the bench's cache build.
+  const bins = values.bin ? { dir: resolve(values.bin) } : buildBinaries(false);
   const env = sandboxEnv();
   const { enc, restoreFor } = afterCompaction(pristineWorkspace(), bins.dir, transcript(mb).path, env);
   const restoreCase = restoreFor(hook);

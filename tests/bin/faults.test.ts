@@ -29,7 +29,7 @@ after(() => {
   for (const w of worlds) destroyWorld(w);
 });
 function world(seed = 11): World {
-  const w = createWorld(new Rng(seed));
+  const w = createWorld(new Rng(seed), { kind: "workspace" });
   worlds.push(w);
   return w;
 }

@@ -64,7 +64,7 @@ after(() => {
 });
 
 function world(): World {
-  const w = createWorld(new Rng(7));
+  const w = createWorld(new Rng(7), { kind: "workspace" });
   worlds.push(w);
   return w;
 }
@@ -178,6 +178,7 @@ describe("path safety", () => {
     () => {
       const w = world();
       const outsideBefore = [...readdirSync(w.root), "state"].sort();
+      const outsideFiles = readdirSync(w.outside).sort();
       for (const stateDir of ["../escaped", "../../escaped", "linked/.jerry"]) {
         symlinkSync(w.outside, join(w.project, "linked"));
         writeFileSync(join(w.project, ".claude", "rehydrate.json"), JSON.stringify({ orchestration: { stateDir } }));
@@ -189,7 +190,7 @@ describe("path safety", () => {
           );
         }
         assert.deepEqual(readdirSync(w.root).sort(), outsideBefore, `stateDir ${stateDir}`);
-        assert.deepEqual(readdirSync(w.outside).sort(), ["secret.md", "secret.yaml"], `stateDir ${stateDir}`);
+        assert.deepEqual(readdirSync(w.outside).sort(), outsideFiles, `stateDir ${stateDir}`);
         assert.ok(!existsSync(join(w.root, "..", "escaped")));
         rmSync(join(w.project, "linked"));
       }

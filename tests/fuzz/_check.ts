@@ -3,6 +3,7 @@
 import { SaxesParser } from "saxes";
 import type { HookEventName } from "../../lib/hook/hook_types.ts";
 import { CANARY } from "./_world.ts";
+import { MENTION_CANARY } from "./_adversarial.ts";
 
 const STACK =
   /^\s+at \S.*(:\d+:\d+\)?|\(native\))$|\b(TypeError|RangeError|ReferenceError|SyntaxError|InternalError): |\bnode:internal|\bbun:/m;
@@ -16,6 +17,9 @@ export function checkOutput(event: HookEventName, status: number | null, stdout:
   if (STACK.test(stderr)) bad.push("stack trace on stderr");
   if (stdout.includes(CANARY) || stderr.includes(CANARY)) {
     bad.push("content of a file outside the workspace in the output");
+  }
+  if (stdout.includes(MENTION_CANARY) || stderr.includes(MENTION_CANARY)) {
+    bad.push("a file outside the workspace that the transcript only mentioned is named in the output");
   }
   if (stdout === "") return bad;
   if (event === "PreCompact") {
@@ -71,7 +75,7 @@ function checkReply(event: HookEventName, r: Record<string, unknown>): string[] 
 }
 
 /** Elements we build at the top of an additionalContext; a file or transcript must never add one. */
-const OURS = ["nexus-context", "compaction-alert"] as const;
+const OURS = ["session-context", "nexus-context", "compaction-alert"] as const;
 
 /**
  * The injected context: at most one of each of our elements, each well-formed XML. The parts

@@ -9,7 +9,8 @@ import type { Rng } from "./_rng.ts";
 import { ROOT, SESSION, type Shared, type World } from "./_world.ts";
 
 const FIXTURES = join(ROOT, "tests", "fixtures", "claude-code-2.1.197", "hook-inputs");
-const TEMPLATES: Record<HookEventName, string[]> = {
+// An event without a captured payload here (a hook added later) gets the common fields only.
+const TEMPLATES: Partial<Record<HookEventName, string[]>> = {
   PreCompact: ["PreCompact-manual.json", "PreCompact-auto.json"],
   PostCompact: ["PostCompact-manual.json", "PostCompact-auto.json"],
   SessionStart: [
@@ -102,9 +103,20 @@ const ODD: unknown[] = [
   "x".repeat(5000),
 ];
 
-/** A payload for `event` in `world`, damaged as `kind` says; returns the bytes to pipe in. */
-export function makeStdin(rng: Rng, event: HookEventName, world: World, shared: Shared, kind: StdinKind): Uint8Array {
+/**
+ * A payload for `event` in `world`, damaged as `kind` says; returns the bytes to pipe in. With
+ * `transcript`, the payload points there (an adversarial transcript) before the damage.
+ */
+export function makeStdin(
+  rng: Rng,
+  event: HookEventName,
+  world: World,
+  shared: Shared,
+  kind: StdinKind,
+  transcript?: string,
+): Uint8Array {
   const base = validPayload(rng, event, world);
+  if (transcript !== undefined) base.transcript_path = transcript;
   switch (kind) {
     case "valid":
       return json(base);
@@ -193,7 +205,8 @@ function json(value: unknown): Uint8Array {
 }
 
 function validPayload(rng: Rng, event: HookEventName, world: World): Record<string, unknown> {
-  const p = template(rng.pick(TEMPLATES[event]));
+  const names = TEMPLATES[event];
+  const p = names ? template(rng.pick(names)) : { hook_event_name: event };
   p.session_id = rng.chance(0.9) ? SESSION : rng.pick(["b1c2d3e4-0000-4000-8000-000000000001", "served:abc", "other"]);
   p.transcript_path = rng.chance(0.8) ? world.transcripts.demo : rng.pick(Object.values(world.transcripts));
   p.cwd = world.project;
@@ -202,13 +215,17 @@ function validPayload(rng: Rng, event: HookEventName, world: World): Record<stri
     p.tool_name = tool;
     const file = join(
       world.project,
-      rng.pick([
-        "02-projects/01-website-redesign/01-planning/04-steps.md",
-        "02-projects/01-website-redesign/01-planning/resume-context.md",
-        "projects/PROJ-001-oss-release/ORCHESTRATION.yaml",
-        "docs/handler-dispatches/fix-login.md",
-        "notes.txt",
-      ]),
+      rng.pick(
+        world.kind === "repo"
+          ? ["src/format.js", "src/format.js", "src/parse.js", "test/format.test.js", ".git/HEAD", "../.npmrc"]
+          : [
+            "02-projects/01-website-redesign/01-planning/04-steps.md",
+            "02-projects/01-website-redesign/01-planning/resume-context.md",
+            "projects/PROJ-001-oss-release/ORCHESTRATION.yaml",
+            "docs/handler-dispatches/fix-login.md",
+            "notes.txt",
+          ],
+      ),
     );
     p.tool_input = tool === "Bash"
       ? { command: "npm test" }
@@ -251,6 +268,8 @@ function fieldValue(rng: Rng, p: Record<string, unknown>, world: World, shared: 
         world.transcripts.shapes,
         world.transcripts.messy,
         world.transcripts.crlf,
+        world.transcripts.hostile,
+        rng.pick(Object.values(shared.adversarial)),
       ]);
       break;
     case 1:

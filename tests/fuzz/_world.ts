@@ -1,8 +1,9 @@
-// A fuzz "world": one temp directory holding a workspace that every workflow recognises
-// (examples/workspace for projects, the orchestration fixture runs, handler dispatch files),
-// a HOME, a state directory, transcripts, and a file outside the workspace with a canary that
-// must never reach a hook's output. Worlds are rebuilt every few hundred cases so damage does
-// not pile up, and each is reproducible from its seed.
+// A fuzz "world": one temp directory holding either a workspace that every workflow recognises
+// (examples/workspace for projects, the orchestration fixture runs, handler dispatch files) or an
+// ordinary git repository (examples/everyday: no layout, only the everyday layer speaks), a HOME,
+// a state directory, transcripts, and a folder outside the workspace with a canary that must
+// never reach a hook's output. Worlds are rebuilt every few hundred cases so damage does not pile
+// up, and each is reproducible from its seed.
 import { Buffer } from "node:buffer";
 import { execFileSync } from "node:child_process";
 import {
@@ -20,9 +21,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { writeDemoTranscript } from "../../examples/demo_transcript.ts";
+import process from "node:process";
+import { writeDemoTranscript, writeEverydayTranscript } from "../../examples/demo_transcript.ts";
 import { generateTranscriptText } from "../unit/_transcript_gen.ts";
 import { mutateBytes } from "./_mutate.ts";
+import { type AdversarialKind, hostileSession, MENTION_CANARY, writeAdversarial } from "./_adversarial.ts";
 import type { Rng } from "./_rng.ts";
 
 export const ROOT = join(import.meta.dirname!, "..", "..");
@@ -31,6 +34,16 @@ const BASE = process.env.REHYDRATE_FUZZ_TMP ?? (existsSync("/dev/shm") ? "/dev/s
 export const SESSION = "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d";
 /** Appears only in the file outside the workspace: seen in any output, a path check failed. */
 export const CANARY = "CANARY-OUTSIDE-7f3e91";
+
+/** Files of the ordinary repository the fuzzer rewrites (`.git/HEAD` is where the branch comes from). */
+export const REPO_MUTABLE_FILES: readonly string[] = [
+  "src/format.js",
+  "src/parse.js",
+  "test/format.test.js",
+  ".git/HEAD",
+  ".claude/rehydrate.json",
+  "package.json",
+];
 
 /** Files of the workspace the fuzzer rewrites, relative to the workspace. */
 export const MUTABLE_FILES: readonly string[] = [
@@ -51,15 +64,21 @@ export interface Shared {
   dir: string;
   bigLine: string;
   fifo: string | null;
+  /** The adversarial transcripts (_adversarial.ts), by kind. */
+  adversarial: Record<AdversarialKind, string>;
 }
 
 export interface World {
+  /** A project workspace with every workflow's layout, or an ordinary repository. */
+  kind: "workspace" | "repo";
   root: string;
   project: string;
   home: string;
   state: string;
   outside: string;
-  transcripts: { demo: string; messy: string; shapes: string; crlf: string; mutated: string };
+  transcripts: { demo: string; messy: string; shapes: string; crlf: string; mutated: string; hostile: string };
+  /** The files damageWorld() rewrites, relative to the workspace. */
+  mutable: readonly string[];
   originals: Map<string, Uint8Array>;
   env: Record<string, string | undefined>;
 }
@@ -76,19 +95,54 @@ export function createShared(): Shared {
   } catch {
     fifo = null;
   }
-  return { dir, bigLine, fifo };
+  return { dir, bigLine, fifo, adversarial: adversarialFiles() };
 }
 
-export function createWorld(rng: Rng): World {
+let adversarial: Record<AdversarialKind, string> | null = null;
+/**
+ * The adversarial transcripts, written once per process (about 40 MB, a few seconds) and removed
+ * when it exits: every world and every hook of a worker reads the same files.
+ */
+function adversarialFiles(): Record<AdversarialKind, string> {
+  if (adversarial === null) {
+    const dir = mkdtempSync(join(BASE, "rehydrate-fuzz-adversarial-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    adversarial = writeAdversarial(dir);
+  }
+  return adversarial;
+}
+
+export function createWorld(rng: Rng, options: { kind?: "workspace" | "repo" } = {}): World {
   const root = mkdtempSync(join(BASE, "rehydrate-fuzz-"));
   const project = join(root, "ws");
-  cpSync(join(ROOT, "examples", "workspace"), project, { recursive: true });
-  cpSync(join(ROOT, "tests", "fixtures", "orchestration", "workspace", "projects"), join(project, "projects"), {
-    recursive: true,
-  });
-  cpSync(join(ROOT, "tests", "fixtures", "dispatch", "project", "docs"), join(project, "docs"), { recursive: true });
-  cpSync(join(ROOT, "tests", "fixtures", "dispatch", "project", "handler-state.md"), join(project, "handler-state.md"));
-  writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }));
+  // Half the worlds are an ordinary repository, where only the everyday layer speaks.
+  const kind = options.kind ?? (rng.chance(0.5) ? "repo" : "workspace");
+  if (kind === "repo") {
+    for (const f of ["src", "test", "package.json", "README.md"]) {
+      cpSync(join(ROOT, "examples", "everyday", f), join(project, f), { recursive: true });
+    }
+    mkdirSync(join(project, ".git"));
+    writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/fix/rounding\n");
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(
+      join(project, ".claude", "rehydrate.json"),
+      JSON.stringify({
+        reread: { enforce: rng.chance(0.6) },
+        ...(rng.chance(0.3) ? { session: { userRequests: rng.range(0, 10), enabled: rng.chance(0.9) } } : {}),
+      }),
+    );
+  } else {
+    cpSync(join(ROOT, "examples", "workspace"), project, { recursive: true });
+    cpSync(join(ROOT, "tests", "fixtures", "orchestration", "workspace", "projects"), join(project, "projects"), {
+      recursive: true,
+    });
+    cpSync(join(ROOT, "tests", "fixtures", "dispatch", "project", "docs"), join(project, "docs"), { recursive: true });
+    cpSync(
+      join(ROOT, "tests", "fixtures", "dispatch", "project", "handler-state.md"),
+      join(project, "handler-state.md"),
+    );
+    writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }));
+  }
   const home = join(root, "home");
   const state = join(root, "state");
   const outside = join(root, "outside");
@@ -105,6 +159,10 @@ export function createWorld(rng: Rng): World {
     `---\nproject_id: 01-website-redesign\ncurrent_phase: ${CANARY}\nnext_action: ${CANARY}\nfiles_to_load:\n  - ${CANARY}.md\n---\n# ${CANARY}\n`,
   );
   writeFileSync(join(outside, "secret.yaml"), `resumption:\n  current_phase: ${CANARY}\n  next_step: ${CANARY}\n`);
+  // A branch file outside: .git/HEAD linked here must give no branch (a link is never followed).
+  writeFileSync(join(outside, "HEAD"), `ref: refs/heads/${CANARY}\n`);
+  // Exists, but the transcripts only mention it: never a file of the session's.
+  writeFileSync(join(outside, MENTION_CANARY), `# ${CANARY}\n`);
   const t = join(root, "t");
   mkdirSync(t);
   const transcripts = {
@@ -113,8 +171,11 @@ export function createWorld(rng: Rng): World {
     shapes: join(t, "shapes.jsonl"),
     crlf: join(t, "crlf.jsonl"),
     mutated: join(t, "mutated.jsonl"),
+    hostile: join(t, "hostile.jsonl"),
   };
-  writeDemoTranscript(transcripts.demo, { projectDir: project, sessionId: SESSION });
+  if (kind === "repo") writeEverydayTranscript(transcripts.demo, { projectDir: project, sessionId: SESSION });
+  else writeDemoTranscript(transcripts.demo, { projectDir: project, sessionId: SESSION });
+  writeFileSync(transcripts.hostile, hostileSession(rng, project, outside));
   const demo = readFileSync(transcripts.demo);
   writeFileSync(transcripts.crlf, demo.toString("utf8").replace(/\n/g, "\r\n"));
   writeFileSync(transcripts.mutated, demo);
@@ -133,10 +194,11 @@ export function createWorld(rng: Rng): World {
     }),
   );
   writeFileSync(transcripts.shapes, wrongShapes(rng, project));
+  const mutable = kind === "repo" ? REPO_MUTABLE_FILES : MUTABLE_FILES;
   const originals = new Map<string, Uint8Array>();
-  for (const rel of MUTABLE_FILES) originals.set(rel, readFileSync(join(project, rel)));
+  for (const rel of mutable) originals.set(rel, readFileSync(join(project, rel)));
   const env = { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project, REHYDRATE_STATE_DIR: state };
-  return { root, project, home, state, outside, transcripts, originals, env };
+  return { kind, root, project, home, state, outside, transcripts, mutable, originals, env };
 }
 
 export function destroyWorld(world: World): void {
@@ -223,7 +285,7 @@ export function damageWorld(rng: Rng, world: World): string {
     listFiles(join(world.project, "00-system", ".cache")),
   );
   const useState = stateFiles.length > 0 && rng.chance(0.35);
-  const abs = useState ? rng.pick(stateFiles) : join(world.project, rng.pick(MUTABLE_FILES));
+  const abs = useState ? rng.pick(stateFiles) : join(world.project, rng.pick(world.mutable));
   const rel = relative(world.root, abs);
   const original = world.originals.get(relative(world.project, abs));
   // Damage that swaps the file for something else is only done to workspace files: the state
@@ -233,6 +295,10 @@ export function damageWorld(rng: Rng, world: World): string {
   const dispatch = abs.includes("handler-dispatches") || abs.endsWith("handler-state.md");
   let damage: FileDamage = useState ? rng.pick(["mutate", "mutate", "empty", "huge"] as const) : rng.pick(DAMAGES);
   if (dispatch && damage.startsWith("outside")) damage = "mutate";
+  // The branch reader follows a `.git` file's `gitdir:` anywhere by design (worktrees keep their
+  // HEAD in the main repository's .git/worktrees/), so a HEAD outside the project is no leak; a
+  // hard link is no boundary for it either. A symbolic link in place of HEAD is still refused.
+  if (abs.endsWith(join(".git", "HEAD")) && damage === "outside-hardlink") damage = "outside-link";
   let current: Uint8Array = original ?? new Uint8Array(0);
   try {
     const st = lstatSync(abs);
@@ -270,16 +336,21 @@ export function damageWorld(rng: Rng, world: World): string {
       writeFileSync(abs, Buffer.alloc(rng.range(1, 3) * 1024 * 1024 + 1, rng.pick([0x61, 0x0a, 0x20, 0x2d])));
       break;
     case "outside-link":
-      symlinkSync(join(world.outside, abs.endsWith(".yaml") ? "secret.yaml" : "secret.md"), abs);
+      symlinkSync(join(world.outside, outsideTwin(abs)), abs);
       break;
     case "outside-hardlink":
-      linkSync(join(world.outside, abs.endsWith(".yaml") ? "secret.yaml" : "secret.md"), abs);
+      linkSync(join(world.outside, outsideTwin(abs)), abs);
       break;
     case "dangling":
       symlinkSync(join(world.root, "nowhere"), abs);
       break;
   }
   return `${damage} ${rel}`;
+}
+
+/** The file outside the workspace that a link in place of `abs` points to: one the reader would parse. */
+function outsideTwin(abs: string): string {
+  return abs.endsWith(".yaml") ? "secret.yaml" : abs.endsWith("HEAD") ? "HEAD" : "secret.md";
 }
 
 export function listFiles(dir: string): string[] {

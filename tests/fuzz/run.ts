@@ -1,9 +1,11 @@
 // The hook fuzzer. Run: `bun tests/fuzz/run.ts [--seed N] [--cases N] [--spawn N] [--hooks a,b]
-// [--world-size N] [--world W] [--jobs J] [--out tests/fuzz/RESULTS.md] [--verbose]`.
+// [--world-size N] [--world W] [--jobs J] [--dist DIR] [--out tests/fuzz/RESULTS.md] [--verbose]`.
 //
-// Every case runs one hook on generated, damaged input in a world (see _world.ts) and checks the
-// properties of _check.ts, that nothing outside the state directory, `00-system/.cache/` and
-// `.jerry/` changed, and that it finished within 1 second. Most cases run in-process through
+// Every case runs one hook on generated, damaged input in a world (see _world.ts: a project
+// workspace or an ordinary repository) and checks the properties of _check.ts, that nothing outside
+// the state directory, `00-system/.cache/` and `.jerry/` changed, and that it finished in time
+// (TIME BOUNDS below). Some cases point the hook at an adversarial transcript (_adversarial.ts:
+// shared basenames, huge lines, deep nesting, floods of tasks, todos, prompts and edits). Most cases run in-process through
 // handleHook() with the hook's handler: the code path of the binary minus reading stdin and
 // writing stdout. `--spawn N` of them per hook run the compiled binary instead (dist/<hook> and
 // `dist/rehydrate <hook>` alternately), some while the transcript grows or is truncated.
@@ -23,6 +25,7 @@ import {
   truncateSync,
   writeFileSync,
 } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { handleHook, type HookHandler } from "../../lib/hook/handle_hook.ts";
 import type { HookEventName } from "../../lib/hook/hook_types.ts";
@@ -35,6 +38,7 @@ import { preToolUseHook } from "../../lib/events/pre_tool_use.ts";
 import { postToolUseHook } from "../../lib/events/post_tool_use.ts";
 import { stopHook } from "../../lib/events/stop.ts";
 import { checkOutput } from "./_check.ts";
+import { ADVERSARIAL_KINDS, type AdversarialKind } from "./_adversarial.ts";
 import { mutateBytes } from "./_mutate.ts";
 import { mixSeed, Rng } from "./_rng.ts";
 import { makeStdin, STDIN_KINDS, type StdinKind } from "./_stdin.ts";
@@ -45,7 +49,6 @@ import {
   damageWorld,
   destroyWorld,
   diffSnapshots,
-  MUTABLE_FILES,
   ROOT,
   snapshot,
   type World,
@@ -62,7 +65,27 @@ export const HANDLERS = {
   stop: stopHook,
 } as Record<string, HookHandler>;
 
+// TIME BOUNDS. A case fails when it uses more CPU time than its bound, or hangs:
+// - CPU time (user + system): in-process, the worker's own around handleHook() (nothing else runs
+//   in it meanwhile); on the binary, the hook process's, from GNU time (/usr/bin/time; without it,
+//   the wall time stands in). An ordinary case (the world's transcripts, damaged inputs): 1 s, the
+//   issue's property. A case on an adversarial transcript (up to about 8 MiB of hostile rows, all
+//   inside the 8 MiB scan window, so every byte is read): 2 s. Linear work on those inputs takes
+//   0.2-0.7 s of CPU (PreCompact, the one hook that parses the whole window); the quadratic
+//   detection of the trust-boundary issue's W1 took minutes.
+// - Wall time: 15 s for any case, against hangs (a FIFO, a lock). The hooks are registered with
+//   timeouts of 10 s (every tool call and prompt) to 60 s (PreCompact); a binary is killed at 20 s.
+// CPU time rather than wall time: on the shared 2-core machine of 2026-11-25 (load 10-13) the wall
+// time of one case moved 20-fold, and ordinary cases that had taken 0.1-0.2 s took 1-2 s of wall.
 const LIMIT_MS = 1000;
+const ADVERSARIAL_LIMIT_MS = 2000;
+const WALL_LIMIT_MS = 15_000;
+const KILL_AFTER_MS = 20_000;
+const GNU_TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+/** Share of cases pointed at an adversarial transcript: in-process and on the binary. */
+const ADVERSARIAL_RATE = { inProcess: 0.006, binary: 0.1 };
+/** Share of cases before which a new compaction happens (PreCompact, untimed), so delivery runs again. */
+const RECOMPACT_RATE = 0.03;
 
 export interface FuzzOptions {
   seed: number;
@@ -76,10 +99,15 @@ export interface FuzzOptions {
   /** Where the binaries are. Default dist/. */
   dist?: string;
   /**
-   * A case slower than this fails. Default 1,000 ms, the issue's property. The slice in
-   * `npm test` runs on shared CI machines and only needs to catch hangs, so it allows more.
+   * An ordinary case that uses more CPU time than this fails (in-process and binary alike).
+   * Default 1,000 ms, the issue's property. The slice in `npm test` runs on shared CI machines and
+   * only needs to catch hangs, so it allows more.
    */
   limitMs?: number;
+  /** A case on an adversarial transcript that uses more CPU time than this fails. Default 2,000 ms. */
+  adversarialLimitMs?: number;
+  /** Any case that takes longer than this, wall time, fails (hangs). Default 15,000 ms. */
+  wallLimitMs?: number;
 }
 
 export interface Failure {
@@ -106,6 +134,18 @@ export interface FuzzResult {
   outputs: { silent: number; replied: number };
   failOpen: Record<string, number>;
   maxMs: { inProcess: number; binary: number };
+  /** The most CPU time a case used (binary: from GNU time, 10 ms steps). */
+  maxCpuMs: { inProcess: number; binary: number };
+  /** Worlds by layout. */
+  worldKinds: Record<string, number>;
+  /** Cases on each adversarial transcript, and the slowest of them. */
+  adversarial: Record<string, number>;
+  adversarialMaxMs: { inProcess: number; binary: number };
+  adversarialMaxCpuMs: { inProcess: number; binary: number };
+  /** Replies that carried the everyday layer's `<session-context>` (SessionStart, UserPromptSubmit re-delivery). */
+  sessionContext: Record<string, number>;
+  /** New compactions made between cases. */
+  recompactions: number;
   failures: Failure[];
   failureCount: number;
   seconds: number;
@@ -129,6 +169,13 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
     outputs: { silent: 0, replied: 0 },
     failOpen: {},
     maxMs: { inProcess: 0, binary: 0 },
+    maxCpuMs: { inProcess: 0, binary: 0 },
+    worldKinds: {},
+    adversarial: {},
+    adversarialMaxMs: { inProcess: 0, binary: 0 },
+    adversarialMaxCpuMs: { inProcess: 0, binary: 0 },
+    sessionContext: {},
+    recompactions: 0,
     failures: [],
     failureCount: 0,
     seconds: 0,
@@ -144,6 +191,7 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
       const wrng = new Rng(mixSeed(o.seed, o.hook, w));
       const world = createWorld(wrng);
       result.worlds++;
+      result.worldKinds[world.kind] = (result.worldKinds[world.kind] ?? 0) + 1;
       process.chdir(world.root);
       try {
         await prelude(wrng, world);
@@ -164,30 +212,58 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
             writeFileSync(world.transcripts.mutated, mutateBytes(rng, demo));
             damage += " mutated-transcript";
           }
+          if (rng.chance(RECOMPACT_RATE)) {
+            await compactAgain(rng, world);
+            result.recompactions++;
+            damage += " compacted-again";
+          }
           if (damage) before = snapshot(world.root, allowed);
-          const kind: StdinKind = rng.pick(STDIN_KINDS);
-          result.kinds[kind] = (result.kinds[kind] ?? 0) + 1;
-          const stdin = makeStdin(rng, event, world, shared, kind);
+          const binary = stride !== Infinity && index % stride === 0;
+          const adversary: AdversarialKind | null =
+            rng.chance(binary ? ADVERSARIAL_RATE.binary : ADVERSARIAL_RATE.inProcess)
+              ? rng.pick(ADVERSARIAL_KINDS)
+              : null;
+          const kind: StdinKind = adversary
+            ? rng.pick(["valid", "valid", "valid", "field-values"] as const)
+            : rng.pick(STDIN_KINDS);
+          const stdin = makeStdin(
+            rng,
+            event,
+            world,
+            shared,
+            kind,
+            adversary ? shared.adversarial[adversary] : undefined,
+          );
+          // field-values may point at an adversarial transcript too.
+          const onAdversarial = adversary ??
+            ADVERSARIAL_KINDS.find((k) =>
+              Buffer.from(stdin.buffer, stdin.byteOffset, stdin.byteLength).includes(shared.adversarial[k])
+            ) ??
+            null;
+          const kindLabel = onAdversarial ? `adversarial ${onAdversarial}` : kind;
+          result.kinds[kindLabel] = (result.kinds[kindLabel] ?? 0) + 1;
+          if (onAdversarial) result.adversarial[onAdversarial] = (result.adversarial[onAdversarial] ?? 0) + 1;
           const env: Record<string, string | undefined> = { ...world.env };
           if (rng.chance(0.5)) env.REHYDRATE_DEBUG = "1";
           if (rng.chance(0.1)) delete env.CLAUDE_PROJECT_DIR;
           if (rng.chance(0.15)) {
             env.REHYDRATE_DISPATCH_FILE = join(world.project, "docs", "handler-dispatches", "fix-login.md");
           }
-          const binary = stride !== Infinity && index % stride === 0;
           const logFrom = sizeOf(logPath);
           let problems: string[];
           let ms: number;
+          let cpuMs: number;
           let stdout: string;
           let changedTranscript: string | null = null;
           if (binary) {
             const multicall = rng.chance(0.5);
             const changing = rng.chance(0.3) ? rng.pick([world.transcripts.demo, world.transcripts.mutated]) : null;
-            const r = await runBinary(dist, o.hook, multicall, stdin, env, world.project, changing, rng);
+            const r = await runBinary(dist, o.hook, multicall, stdin, env, world.project, changing, rng, shared.dir);
             result.binary++;
             if (multicall) result.binaryMulticall++;
             if (changing) result.binaryWhileTranscriptChanges++;
             ms = r.ms;
+            cpuMs = r.cpuMs ?? r.ms;
             stdout = r.stdout;
             problems = checkOutput(event, r.status, r.stdout, r.stderr);
             if (changing) writeFileSync(changing, demo);
@@ -195,6 +271,7 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
             result.maxMs.binary = Math.max(result.maxMs.binary, ms);
           } else {
             const t0 = performance.now();
+            const c0 = process.cpuUsage();
             let outcome;
             try {
               outcome = await handleHook(event, handler, new TextDecoder().decode(stdin), {
@@ -206,6 +283,8 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
               outcome = { stdout: "", exitCode: 0 as const, threw: (err as Error)?.stack ?? String(err) };
             }
             ms = performance.now() - t0;
+            const c = process.cpuUsage(c0);
+            cpuMs = (c.user + c.system) / 1000;
             result.inProcess++;
             stdout = outcome.stdout;
             problems = checkOutput(event, outcome.exitCode, outcome.stdout);
@@ -214,7 +293,24 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
           }
           if (stdout) result.outputs.replied++;
           else result.outputs.silent++;
-          if (ms > (o.limitMs ?? LIMIT_MS)) problems.push(`took ${Math.round(ms)} ms`);
+          // Only where it is injected: PreCompact's instructions, a deny or a Stop reason may quote a
+          // request or task holding the tag, as data.
+          if ((event === "SessionStart" || event === "UserPromptSubmit") && stdout.includes("<session-context")) {
+            result.sessionContext[world.kind] = (result.sessionContext[world.kind] ?? 0) + 1;
+          }
+          const mode = binary ? "binary" : "inProcess";
+          result.maxCpuMs[mode] = Math.max(result.maxCpuMs[mode], cpuMs);
+          const limit = onAdversarial ? o.adversarialLimitMs ?? ADVERSARIAL_LIMIT_MS : o.limitMs ?? LIMIT_MS;
+          if (onAdversarial) {
+            result.adversarialMaxMs[mode] = Math.max(result.adversarialMaxMs[mode], ms);
+            result.adversarialMaxCpuMs[mode] = Math.max(result.adversarialMaxCpuMs[mode], cpuMs);
+          }
+          if (cpuMs > limit) {
+            problems.push(`used ${Math.round(cpuMs)} ms of CPU (bound ${limit} ms; ${Math.round(ms)} ms wall)`);
+          }
+          if (ms > (o.wallLimitMs ?? WALL_LIMIT_MS)) {
+            problems.push(`took ${Math.round(ms)} ms wall (bound ${o.wallLimitMs ?? WALL_LIMIT_MS} ms)`);
+          }
           const after = snapshot(world.root, allowed);
           const changed = diffSnapshots(before, after).filter((d) =>
             !(changedTranscript && d.endsWith(` ${changedTranscript}`))
@@ -240,7 +336,7 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
               world: w,
               case: c,
               mode: binary ? "binary" : "in-process",
-              kind,
+              kind: `${kindLabel}, ${world.kind}`,
               damage: damage.trim(),
               problems,
               replay:
@@ -248,6 +344,9 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
             };
             if (result.failures.length < 50) result.failures.push(f);
             if (o.verbose) console.error(JSON.stringify(f));
+            // REHYDRATE_FUZZ_DUMP=<dir>: the failing case's stdin, to run the hook on it again by hand.
+            const dump = process.env.REHYDRATE_FUZZ_DUMP;
+            if (dump) writeFileSync(join(dump, `${o.hook}-${w}-${c}.stdin`), stdin);
           }
         }
       } finally {
@@ -260,6 +359,28 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
   }
   result.seconds = Math.round((performance.now() - started) / 100) / 10;
   return result;
+}
+
+/**
+ * A new compaction between two cases: PreCompact (and sometimes PostCompact) run untimed on the
+ * world's session or its hostile one, so SessionStart(compact) and the next prompt deliver again.
+ */
+async function compactAgain(rng: Rng, world: World): Promise<void> {
+  const base = {
+    session_id: "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d",
+    transcript_path: rng.chance(0.5) ? world.transcripts.demo : world.transcripts.hostile,
+    cwd: world.project,
+  };
+  const steps: [HookEventName, string, Record<string, unknown>][] = [["PreCompact", "pre-compact", {
+    trigger: "auto",
+  }]];
+  if (rng.chance(0.4)) steps.push(["PostCompact", "post-compact", { trigger: "auto", compact_summary: "Summary." }]);
+  for (const [event, name, extra] of steps) {
+    await handleHook(event, HANDLERS[name], JSON.stringify({ ...base, hook_event_name: event, ...extra }), {
+      env: world.env,
+      homeDir: world.home,
+    });
+  }
 }
 
 /** Leaves a state behind in most worlds, so the cases meet markers, records and checkpoints. */
@@ -290,17 +411,27 @@ function runBinary(
   cwd: string,
   changing: string | null,
   rng: Rng,
-): Promise<{ status: number | null; stdout: string; stderr: string; ms: number }> {
+  scratch: string,
+): Promise<{ status: number | null; stdout: string; stderr: string; ms: number; cpuMs: number | null }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = multicall
-      ? spawn(join(dist, "rehydrate"), [hook], { cwd, env: env as NodeJS.ProcessEnv })
-      : spawn(join(dist, hook), [], { cwd, env: env as NodeJS.ProcessEnv });
+    const argv = multicall ? [join(dist, "rehydrate"), hook] : [join(dist, hook)];
+    // Under GNU time, which reports the hook's own CPU time (to a file outside the world) and
+    // exits with its status; in a process group of its own, so the killer reaches the hook too.
+    const timeFile = join(scratch, "time.txt");
+    const [cmd, ...args] = GNU_TIME ? [GNU_TIME, "-f", "%U %S", "-o", timeFile, ...argv] : argv;
+    const child = spawn(cmd, args, { cwd, env: env as NodeJS.ProcessEnv, detached: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => out.push(d));
     child.stderr.on("data", (d: Buffer) => err.push(d));
-    const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const killer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    }, KILL_AFTER_MS);
     let timer: ReturnType<typeof setInterval> | undefined;
     if (changing) {
       // Grow and truncate the transcript while the hook reads it.
@@ -324,11 +455,20 @@ function runBinary(
     child.on("close", (status) => {
       clearTimeout(killer);
       if (timer) clearInterval(timer);
+      let cpuMs: number | null = null;
+      if (GNU_TIME) {
+        try {
+          const last = readFileSync(timeFile, "utf8").trim().split("\n").pop() ?? "";
+          const [user, sys] = last.split(" ").map(Number);
+          if (Number.isFinite(user) && Number.isFinite(sys)) cpuMs = (user + sys) * 1000;
+        } catch { /* no report: the wall time stands in */ }
+      }
       resolve({
         status,
         stdout: Buffer.concat(out).toString("utf8"),
         stderr: Buffer.concat(err).toString("utf8"),
         ms: performance.now() - t0,
+        cpuMs,
       });
     });
     child.stdin.on("error", () => {/* the hook may exit before reading everything */});
@@ -338,7 +478,7 @@ function runBinary(
 
 function linkedFiles(world: World): string[] {
   const out: string[] = [];
-  for (const rel of MUTABLE_FILES) {
+  for (const rel of world.mutable) {
     const st = lstatSync(join(world.project, rel), { throwIfNoEntry: false });
     if (st && (st.isSymbolicLink() || st.nlink > 1 || !st.isFile())) {
       out.push(`${rel} (${st.isSymbolicLink() ? "symlink" : st.nlink > 1 ? "hard link" : "special"})`);
@@ -379,6 +519,7 @@ interface Args {
   worldSize: number;
   world?: number;
   jobs: number;
+  dist?: string;
   out?: string;
   verbose: boolean;
   worker: boolean;
@@ -406,6 +547,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === "--world") a.world = Number(v());
     else if (k === "--jobs") a.jobs = Number(v());
     else if (k === "--out") a.out = v();
+    else if (k === "--dist") a.dist = v();
     else if (k === "--verbose") a.verbose = true;
     else if (k === "--worker") a.worker = true;
     else throw new Error(`unknown option ${k}`);
@@ -425,13 +567,18 @@ async function main(): Promise<void> {
       worldSize: a.worldSize,
       world: a.world,
       verbose: a.verbose,
+      dist: a.dist,
     });
     process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
     return;
   }
   if (a.spawn > 0) {
     for (const b of ["rehydrate", ...a.hooks]) {
-      if (!existsSync(join(ROOT, "dist", b))) throw new Error(`dist/${b} is missing: run bun build.ts first`);
+      if (!existsSync(join(a.dist ?? join(ROOT, "dist"), b))) {
+        throw new Error(
+          `${a.dist ?? "dist"}/${b} is missing: run bun build.ts${a.dist ? ` --outdir ${a.dist}` : ""} first`,
+        );
+      }
     }
   }
   console.log(
@@ -459,6 +606,7 @@ async function main(): Promise<void> {
         String(a.worldSize),
       ];
       if (a.world !== undefined) args.push("--world", String(a.world));
+      if (a.dist !== undefined) args.push("--dist", a.dist);
       if (a.verbose) args.push("--verbose");
       const out = await new Promise<string>((resolve) => {
         const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
@@ -474,10 +622,16 @@ async function main(): Promise<void> {
       }
       const r = JSON.parse(line.slice(7)) as FuzzResult;
       results.push(r);
+      // Written after every hook, so a run cut short still leaves what it found.
+      if (a.out && results.length < a.hooks.length) {
+        writeFileSync(a.out, report(a, results, Math.round((Date.now() - started) / 1000)));
+      }
       console.log(
         `${hook.padEnd(19)} ${String(r.inProcess).padStart(7)} in-process  ${String(r.binary).padStart(5)} binary  ${
           String(r.failureCount).padStart(4)
-        } failures  max ${Math.round(r.maxMs.inProcess)}/${Math.round(r.maxMs.binary)} ms  ${r.seconds} s`,
+        } failures  max ${Math.round(r.maxMs.inProcess)}/${Math.round(r.maxMs.binary)} ms wall, ${
+          Math.round(r.maxCpuMs.inProcess)
+        }/${Math.round(r.maxCpuMs.binary)} ms CPU  ${r.seconds} s`,
       );
       for (const f of r.failures.slice(0, 5)) {
         console.log(
@@ -512,24 +666,44 @@ function report(a: Args, results: FuzzResult[], seconds: number): string {
       r.damagedFiles.toLocaleString("en")
     } | ${r.outputs.replied.toLocaleString("en")} | ${Math.round(r.maxMs.inProcess)} / ${
       Math.round(r.maxMs.binary)
-    } | ${r.failureCount} |`
+    } | ${Math.round(r.maxCpuMs.inProcess)} / ${Math.round(r.maxCpuMs.binary)} | ${r.failureCount} |`
   );
   const kinds: Record<string, number> = {};
   const failOpen: Record<string, number> = {};
+  const worldKinds: Record<string, number> = {};
   for (const r of results) {
     for (const [k, n] of Object.entries(r.kinds)) kinds[k] = (kinds[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(r.worldKinds ?? {})) worldKinds[k] = (worldKinds[k] ?? 0) + n;
     for (const [k, n] of Object.entries(r.failOpen)) {
       failOpen[`${r.hook}: ${k}`] = (failOpen[`${r.hook}: ${k}`] ?? 0) + n;
     }
   }
   const failures = results.flatMap((r) => r.failures);
+  const partial = results.length < a.hooks.length
+    ? `\n**Partial: ${results.length} of ${a.hooks.length} hooks finished so far (${
+      results.map((r) => r.hook).join(", ")
+    }).**\n`
+    : "";
+  const advRows = results.map((r) =>
+    `| ${r.hook} | ${ADVERSARIAL_KINDS.map((k) => (r.adversarial[k] ?? 0).toLocaleString("en")).join(" | ")} | ${
+      Math.round(r.adversarialMaxCpuMs.inProcess)
+    } / ${Math.round(r.adversarialMaxCpuMs.binary)} (wall ${Math.round(r.adversarialMaxMs.inProcess)} / ${
+      Math.round(r.adversarialMaxMs.binary)
+    }) | ${(r.sessionContext.repo ?? 0).toLocaleString("en")} / ${
+      (r.sessionContext.workspace ?? 0).toLocaleString("en")
+    } | ${r.recompactions.toLocaleString("en")} |`
+  );
   return `# Fuzzing results
 
-Command: \`bun tests/fuzz/run.ts --seed ${a.seed} --cases ${a.cases} --spawn ${a.spawn} --world-size ${a.worldSize} --jobs ${a.jobs} --out tests/fuzz/RESULTS.md\`
-(${seconds} s on ${process.platform}/${process.arch}, Bun ${process.versions.bun ?? "?"}).
+Command: \`bun tests/fuzz/run.ts --seed ${a.seed} --cases ${a.cases} --spawn ${a.spawn} --world-size ${a.worldSize} --jobs ${a.jobs}${
+    a.dist ? ` --dist ${a.dist}` : ""
+  } --out tests/fuzz/RESULTS.md\`
+(${seconds} s on ${process.platform}/${process.arch}, Bun ${process.versions.bun ?? "?"}; load average at the end ${
+    loadavg().map((l) => l.toFixed(1)).join(" ")
+  } on ${cpus().length} cores).
 
 **${sum((r) => r.inProcess + r.binary).toLocaleString("en")} cases, ${sum((r) => r.failureCount)} failures.**
-
+${partial}
 What ran where:
 - **in-process**: \`handleHook(event, handler, stdin, { env })\` from \`lib/hook/handle_hook.ts\` with the hook's
   handler from \`lib/*_hook.ts\`: the binary's code path minus \`readStdin()\` and the stdout write
@@ -541,20 +715,59 @@ What ran where:
 Per case, checked: exit status 0 (no hook ever exits 2: blocks are JSON decisions), stdout empty or
 one JSON object of the event's shape (PreCompact: plain text, never JSON), injected XML well-formed
 with at most one of each top-level element, no stack trace on stdout or stderr, no content of a
-file outside the workspace in the output (a canary), finished within 1 s, and no entry created,
-changed or removed anywhere in the world outside the state directory, \`00-system/.cache/\` and
-\`.jerry/\`.
+file outside the workspace in the output (a canary; \`.git/HEAD\` linked to an outside \`HEAD\` naming
+the canary as its branch too), no outside file that the transcript only mentioned named in the output
+(a second canary, a file name), our elements \`<session-context>\`, \`<nexus-context>\` and
+\`<compaction-alert>\` each at most once and well-formed, finished within its time bound, and no entry
+created, changed or removed anywhere in the world outside the state directory, \`00-system/.cache/\`
+and \`.jerry/\`.
 
-Each world is a fresh copy of examples/workspace with the orchestration runs and dispatch files of
-tests/fixtures, ${a.worldSize} cases long; before a case, with probability 0.25 a workspace or state
+Time bounds: CPU time (user + system; in-process the worker's own around \`handleHook()\`, on the binary
+the hook process's from GNU time${GNU_TIME ? "" : " (not found here: wall time stood in)"}) of ${
+    LIMIT_MS / 1000
+  } s for an ordinary case (the issue's property)
+and ${
+    ADVERSARIAL_LIMIT_MS / 1000
+  } s for a case on an adversarial transcript (up to about 8 MiB of hostile rows, inside the 8 MiB
+scan window, so all of it is read); and ${WALL_LIMIT_MS / 1000} s of wall time for any case, against hangs (the hooks'
+registered timeouts are 10-60 s). CPU time, not wall time, because the machine is shared: at load 10-13 on
+2 cores the wall time of one case moved 20-fold.
+
+Worlds (${a.worldSize} cases each): ${
+    Object.entries(worldKinds).sort().map(([k, n]) => `${k} ${n.toLocaleString("en")}`).join(", ")
+  }. A *workspace* world is a fresh copy of examples/workspace with the orchestration runs and dispatch
+files of tests/fixtures; a *repo* world is an ordinary git repository (examples/everyday's files,
+\`.git/HEAD\` on a branch, \`reread.enforce\` and the \`session\` keys varied; its session is
+examples/demo_transcript.ts's everyday one, with TaskCreate/TaskUpdate, typed requests and an edited
+file), where only the everyday layer speaks. Each world also has a hostile session: typed requests, task
+subjects, todos and edited paths carrying \`</session-context>\`, \`SYSTEM OVERRIDE\`, \`../.npmrc\`,
+\`~/.ssh/id_rsa\` and markup. Before a case, with probability ${RECOMPACT_RATE} a new compaction runs (PreCompact,
+untimed), so SessionStart(compact) and UserPromptSubmit deliver again; with probability 0.25 a workspace or state
 file is damaged (byte mutations, emptied, replaced by a link to /dev/zero or /dev/urandom, a FIFO,
 a directory, a 1-3 MB file, a symbolic or hard link to a file outside the workspace, a dangling
 link), and with probability 0.15 the transcript is a byte-mutated copy. Transcripts also include a
 generated messy one (BOM, CRLF, blank, invalid and cut lines), one of wrong row shapes, a CRLF copy,
 a 50 MB single line, a FIFO, /dev/zero, /dev/urandom, a directory and missing paths.
 
-| hook | in-process | binary | files damaged | replies | max ms (in-process / binary) | failures |
-|---|---:|---|---:|---:|---:|---:|
+Adversarial transcripts (tests/fuzz/_adversarial.ts; ${ADVERSARIAL_RATE.inProcess * 100} % of in-process cases, ${
+    ADVERSARIAL_RATE.binary * 100
+  } % of binary
+cases, and wherever a damaged field points at one): *shared-basenames* (60,000 mentions of
+\`/dNNNNN/f.c dNNNNN/f.c\` in one assistant text, then spread over 600 rows and a Grep result: the
+trust-boundary issue's W1), *huge-lines* (a 5 MB Read result and a 3.5 MB assistant text, one line
+each), *deep-nesting* (100,000 nested arrays as a row's content, a tool call's input and a
+toolUseResult; 50,000 nested objects), *task-flood* (3,500 TaskCreate and 3,500 TaskUpdate calls),
+*todo-flood* (one TodoWrite of 20,000 todos, 300 more), *prompt-flood* (25,000 typed prompts),
+*edit-flood* (6,000 Edit calls, a file-history snapshot of 12,000 files).
+
+| hook | ${
+    ADVERSARIAL_KINDS.join(" | ")
+  } | max CPU ms on them (in-process / binary) | replies with \`<session-context>\` (repo / workspace worlds) | new compactions |
+|---|${ADVERSARIAL_KINDS.map(() => "---:").join("|")}|---:|---:|---:|
+${advRows.join("\n")}
+
+| hook | in-process | binary | files damaged | replies | max ms wall (in-process / binary) | max ms CPU (in-process / binary) | failures |
+|---|---:|---|---:|---:|---:|---:|---:|
 ${rows.join("\n")}
 
 Stdin kinds (all hooks): ${Object.entries(kinds).sort().map(([k, n]) => `${k} ${n.toLocaleString("en")}`).join(", ")}.

@@ -7,6 +7,7 @@ export type HookInputErrorCode =
   | "NOT_AN_OBJECT"
   | "MISSING_FIELD"
   | "WRONG_TYPE"
+  | "PATH_TOO_LONG"
   | "WRONG_EVENT";
 
 /** Result of {@linkcode parseHookInput}: the input of the event `E`, or why there is none. */
@@ -21,11 +22,17 @@ export interface ParseHookInputOptions<E extends HookEventName = HookEventName> 
 }
 
 const REQUIRED = ["session_id", "transcript_path", "cwd", "hook_event_name"] as const;
+/**
+ * The longest `cwd` or `transcript_path` taken, in characters: Windows' extended-length limit, far
+ * above any real path (Linux: 4,096 bytes). A forged path of a million characters made each path
+ * check re-normalise it, a second of CPU in PreCompact (the fuzzer's time property).
+ */
+const MAX_PATH_CHARS = 32_767;
 
 /**
  * Parses the JSON Claude Code writes on a hook's stdin and checks the common
  * fields (`session_id`, `transcript_path`, `cwd`, `hook_event_name` must be
- * strings). The text is trimmed first: the client may send a leading newline.
+ * strings; `cwd` and `transcript_path` at most 32,767 characters). The text is trimmed first: the client may send a leading newline.
  * With `options.event` the input must be that event's, and is typed as its input.
  * Never throws.
  *
@@ -54,6 +61,11 @@ export function parseHookInput<E extends HookEventName = HookEventName>(
   for (const key of REQUIRED) {
     if (!(key in obj)) return fail("MISSING_FIELD", `Hook input has no ${key}`);
     if (typeof obj[key] !== "string") return fail("WRONG_TYPE", `Hook input field ${key} is not a string`);
+  }
+  for (const key of ["cwd", "transcript_path"] as const) {
+    if ((obj[key] as string).length > MAX_PATH_CHARS) {
+      return fail("PATH_TOO_LONG", `Hook input field ${key} is longer than ${MAX_PATH_CHARS} characters`);
+    }
   }
   if (options.event !== undefined && obj.hook_event_name !== options.event) {
     return fail("WRONG_EVENT", `Hook input is for ${String(obj.hook_event_name)}, not ${options.event}`);

@@ -59,3 +59,17 @@ describe("parseHookInput() on captured payloads", () => {
     assert.match(r.value?.prompt ?? "", /^<task-notification>/);
   });
 });
+
+describe("parseHookInput() bounds", () => {
+  const base = { session_id: "s", transcript_path: "/t.jsonl", cwd: "/p", hook_event_name: "PreCompact" };
+
+  test("parseHookInput() refuses a cwd or transcript_path longer than 32,767 characters, by code", () => {
+    for (const key of ["cwd", "transcript_path"] as const) {
+      const long = parseHookInput(JSON.stringify({ ...base, [key]: "\\".repeat(926_383) }));
+      assert.equal(long.error?.code, "PATH_TOO_LONG", key);
+      assert.equal(long.value, null);
+      const limit = parseHookInput(JSON.stringify({ ...base, [key]: "/" + "a".repeat(32_766) }));
+      assert.equal(limit.error, null, key);
+    }
+  });
+});

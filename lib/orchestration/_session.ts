@@ -1,7 +1,5 @@
-import { join } from "../node/path.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
-import { readPrivateFile } from "../state/read_private_file.ts";
-import { updateSessionRecord } from "../state/session_record.ts";
+import { readSessionRecord, updateSessionRecord } from "../state/session_record.ts";
 
 /** One entry of the session record's `deliveries` (`schemas/session_record.v1.json`). */
 export interface Delivery {
@@ -23,16 +21,11 @@ export interface SessionView {
 export function readSessionView(ctx: HookContext): SessionView {
   const key = ctx.sessionKey;
   if (key === null) return { deliveries: [] };
-  const read = readPrivateFile(join(ctx.stateDir(), "sessions", `${key}.json`), { maxBytes: 256 * 1024 });
-  if (!read.ok) return { deliveries: [] };
-  try {
-    const rec = JSON.parse(read.text) as Record<string, unknown>;
-    const view: SessionView = { deliveries: Array.isArray(rec.deliveries) ? rec.deliveries as Delivery[] : [] };
-    if (typeof rec.model === "string" && rec.model !== "") view.model = rec.model;
-    return view;
-  } catch {
-    return { deliveries: [] };
-  }
+  const rec = readSessionRecord(ctx.stateDir(), key);
+  if (rec === null) return { deliveries: [] };
+  const view: SessionView = { deliveries: Array.isArray(rec.deliveries) ? rec.deliveries as Delivery[] : [] };
+  if (typeof rec.model === "string" && rec.model !== "") view.model = rec.model;
+  return view;
 }
 
 /**

@@ -4,6 +4,7 @@ import { contextFill } from "../transcript/context_fill.ts";
 import { autoCompactWindow } from "../transcript/context_window.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
+import { readSessionRecord } from "../state/session_record.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { clientContextTokens, fillCrossed, fillWarningPath } from "./fill_level.ts";
 
@@ -136,12 +137,6 @@ function priorCrossed(path: string, sessionId: string): number {
 
 /** The main-loop model SessionStart recorded for the session (it may carry `[1m]`), or null. */
 function sessionModel(dir: string, key: string): string | null {
-  const read = readPrivateFile(join(dir, "sessions", `${key}.json`), { maxBytes: 256 * 1024 });
-  if (!read.ok) return null;
-  try {
-    const model = (JSON.parse(read.text) as { model?: unknown } | null)?.model;
-    return typeof model === "string" && model !== "" ? model : null;
-  } catch {
-    return null;
-  }
+  const model = readSessionRecord(dir, key)?.model;
+  return typeof model === "string" && model !== "" ? model : null;
 }

@@ -22,6 +22,40 @@ export interface SessionRecord {
 }
 
 /**
+ * Where the record of the session with key `key` lives: `<stateDir>/sessions/<key>.json`.
+ *
+ * @example
+ * ```ts
+ * sessionRecordPath("/home/a/.local/state/rehydrate", "sess-1"); // ".../sessions/sess-1.json"
+ * ```
+ */
+export function sessionRecordPath(dir: string, key: string): string {
+  return join(dir, "sessions", `${key}.json`);
+}
+
+/**
+ * The record of the session with key `key` as stored (any JSON object; its fields unchecked), or
+ * null when there is none or it is not a JSON object. Never throws.
+ *
+ * @example
+ * ```ts
+ * const model = readSessionRecord("/home/a/.local/state/rehydrate", "sess-1")?.model;
+ * ```
+ */
+export function readSessionRecord(dir: string, key: string): Record<string, unknown> | null {
+  const read = readPrivateFile(sessionRecordPath(dir, key), { maxBytes: 256 * 1024 });
+  if (!read.ok) return null;
+  try {
+    const parsed: unknown = JSON.parse(read.text);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+      ? parsed as Record<string, unknown>
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Reads the record of a session from `<stateDir>/sessions/<key>.json`, applies
  * `patch` (a shallow merge; `undefined` values are skipped) and writes it back
  * atomically, owner-only. Returns the new record, or `null` when the session
@@ -40,9 +74,8 @@ export function updateSessionRecord(
 ): SessionRecord | null {
   const key = sessionKey(sessionId);
   if (key === null) return null;
-  const sessions = join(dir, "sessions");
-  ensurePrivateDir(sessions);
-  const path = join(sessions, `${key}.json`);
+  ensurePrivateDir(join(dir, "sessions"));
+  const path = sessionRecordPath(dir, key);
   const now = (options.now ?? new Date()).toISOString();
   let record: SessionRecord = { schema_version: 1, session_id: sessionId, started_at: now, updated_at: now };
   const old = readPrivateFile(path, { maxBytes: 256 * 1024 });

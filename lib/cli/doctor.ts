@@ -32,6 +32,7 @@ import { readSettings } from "./_install_settings_file.ts";
 import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_doctor_files.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
 import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
+import { containedPath, outsideLine } from "./_contained.ts";
 
 /** The verdict of one check. */
 export type DoctorStatus = "pass" | "warn" | "fail";
@@ -67,7 +68,8 @@ when anything fails.
                set (user-only keys, paths leaving the project) are ignored
                and named
   files        manifests, checkpoints and state files of the detected workflows
-               are valid (as rehydrate validate checks them)
+               are valid (as rehydrate validate checks them); a folder or file
+               that links out of the project fails, named but not read
   state        the state directory is 0700 and ours, its files 0600
   transcript   the newest transcript of the project is readable
   latency      each installed hook, 5 runs against the binary's --version, in a
@@ -362,9 +364,18 @@ function checkWorkflowFiles(
   add: Add,
 ): void {
   const files: string[] = [];
+  // Rule 2 of SECURITY.md: a linked projects root, project folder or .jerry that leads out of the
+  // project is named in one line and neither listed nor read; validate checks each file again.
+  const refused: string[] = [];
+  const listable = (dir: string, shown: string): boolean => {
+    const at = containedPath(projectDir, dir);
+    if (at.kind === "outside") refused.push(shown);
+    return at.kind === "inside";
+  };
   if (workflows.includes("projects")) {
     const root = join(projectDir, config.projects.root);
-    for (const name of safeList(root)) {
+    for (const name of listable(root, config.projects.root) ? safeList(root) : []) {
+      if (!listable(join(root, name), `${config.projects.root}/${name}`)) continue;
       for (const m of config.projects.manifestNames) {
         const f = join(root, name, m);
         if (existsSync(f)) {
@@ -378,16 +389,24 @@ function checkWorkflowFiles(
   }
   if (workflows.includes("orchestration")) {
     const dir = join(projectDir, config.orchestration.stateDir);
-    files.push(...checkpointFiles(join(dir, "checkpoints")));
-    const monitor = join(dir, "context-monitor-state.json");
-    if (existsSync(monitor)) files.push(monitor);
+    if (listable(dir, config.orchestration.stateDir)) {
+      const checkpoints = join(dir, "checkpoints");
+      if (listable(checkpoints, `${config.orchestration.stateDir}/checkpoints`)) {
+        files.push(...checkpointFiles(checkpoints));
+      }
+      const monitor = join(dir, "context-monitor-state.json");
+      if (existsSync(monitor)) files.push(monitor);
+    }
   }
+  if (refused.length > 0) add("fail", "files", `${outsideLine(refused)}; the hooks ignore them too`);
   if (files.length === 0) {
-    add("pass", "files", "no manifests or checkpoints to check");
+    if (refused.length === 0) add("pass", "files", "no manifests or checkpoints to check");
     return;
   }
   let out = "";
-  const code = cliValidate(["--quiet", "--", ...files], { out: (t) => void (out += t), err: (t) => void (out += t) });
+  const code = cliValidate(["--quiet", "--", ...files], { out: (t) => void (out += t), err: (t) => void (out += t) }, {
+    cwd: projectDir,
+  });
   if (code === 0) {
     add("pass", "files", `${files.length} manifests, checkpoints and state files valid`);
     return;

@@ -20,6 +20,7 @@ import { checkpointFiles, newestTranscript, readJson, safeList } from "./_doctor
 import { currentSessionSnapshot } from "../session/current_snapshot.ts";
 import { renderSessionElement } from "../session/session_element.ts";
 import { isOpenTask } from "../session/tasks.ts";
+import { containedPath, outsideLine } from "./_contained.ts";
 
 /** What `rehydrate status --json` prints. */
 export interface StatusReport {
@@ -70,6 +71,11 @@ export interface StatusReport {
     userRequests: number;
     editedFiles: number;
   } | null;
+  /**
+   * Folders and files of the project that resolve outside it (a symbolic link on the way), as the
+   * config names them: not read (rule 2 of SECURITY.md), so nothing of theirs is shown.
+   */
+  refused: string[];
 }
 
 /** The everyday element's share beside a project workspace (as SessionStart gives it). */
@@ -82,7 +88,8 @@ What rehydrate knows about a project right now: where its hooks are registered
 last detection PreCompact saved (active project and confidence), checkpoints
 not acknowledged yet, re-read markers waiting, how full the context window
 of the newest session is, and what the agent would get after its next
-compaction (the <session-context> element; nothing is written).
+compaction (the <session-context> element; nothing is written). A state
+file or checkpoints folder that links out of the project is named, not read.
 
 Options:
   --project DIR   the project (default: the current directory)
@@ -132,10 +139,15 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     installed: installedHooks(projectDir, env.homeDir),
     sessionLayer: config.session.enabled !== false,
     nextCompaction: null,
+    refused: [],
   };
 
+  // Rule 2 of SECURITY.md: the project's files are read through their checked real paths only; a
+  // linked 00-system or .jerry that leads out of the project is named, never read.
   const stateFile = join(projectDir, config.projects.stateFile);
-  const state = record(readJson(stateFile));
+  const stateAt = containedPath(projectDir, stateFile);
+  if (stateAt.kind === "outside") report.refused.push(config.projects.stateFile);
+  const state = stateAt.kind === "inside" ? record(readJson(stateAt.real)) : null;
   if (state) {
     report.lastDetection = {
       file: stateFile,
@@ -145,8 +157,14 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
       timestamp: str(state.timestamp),
     };
   }
-  for (const file of checkpointFiles(join(projectDir, config.orchestration.stateDir, "checkpoints"))) {
-    const cp = record(readJson(file));
+  const checkpointsDir = join(projectDir, config.orchestration.stateDir, "checkpoints");
+  const checkpointsAt = containedPath(projectDir, checkpointsDir);
+  if (checkpointsAt.kind === "outside") report.refused.push(`${config.orchestration.stateDir}/checkpoints`);
+  const checkpoints = checkpointsAt.kind === "inside" ? checkpointFiles(checkpointsDir) : [];
+  for (const file of checkpoints) {
+    const at = containedPath(projectDir, file);
+    if (at.kind === "outside") report.refused.push(`${config.orchestration.stateDir}/checkpoints/${basename(file)}`);
+    const cp = at.kind === "inside" ? record(readJson(at.real)) : null;
     if (cp && cp.acknowledged !== true) {
       report.pendingCheckpoints.push({
         file,
@@ -226,6 +244,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
         : where.map((i) => `${i.file} (${i.scope}): ${i.error ?? i.hooks.join(", ")}`).join("; ")
     }\n`,
   );
+  if (report.refused.length > 0) io.out(`${outsideLine(report.refused)}\n`);
   io.out("Workflows:\n");
   for (const f of report.workflows) io.out(`  ${f.workflow.padEnd(14)} ${f.used ? "yes" : "no "}  ${f.evidence}\n`);
   const d = report.lastDetection;

@@ -7,6 +7,7 @@ import { fieldName, issueSegments, type LocatedIssue, locateJson } from "../proj
 import { SCHEMAS as ALL } from "./_schemas.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { upgradeLegacyState } from "../projects/legacy_state.ts";
+import { containedPath, namedInside } from "./_contained.ts";
 
 /** The kinds of file `rehydrate validate` knows. */
 export type ValidateKind =
@@ -18,6 +19,8 @@ export type ValidateKind =
   | "session_record"
   | "compaction_record"
   | "session_role"
+  | "fill_warning_state"
+  | "quiet_prompt_memo"
   | "config";
 
 const SCHEMAS: Record<Exclude<ValidateKind, "manifest">, JsonSchema> = {
@@ -28,6 +31,8 @@ const SCHEMAS: Record<Exclude<ValidateKind, "manifest">, JsonSchema> = {
   session_record: ALL.session_record,
   compaction_record: ALL.compaction_record,
   session_role: ALL.session_role,
+  fill_warning_state: ALL.fill_warning_state,
+  quiet_prompt_memo: ALL.quiet_prompt_memo,
   config: ALL.config,
 };
 
@@ -47,8 +52,14 @@ Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
                 frontmatter must parse and match schemas/resume_context.v1.json,
                 and no files_to_load entry may leave the project folder
   .json files   recognised by their content: precompact_state, checkpoint,
-                context_monitor_state, reread_marker, session_record, or config
+                context_monitor_state, reread_marker, session_record,
+                compaction_record, session_role, fill_warning_state (fill/ in
+                the state directory), quiet_prompt_memo (quiet/), or config
                 (.claude/rehydrate.json)
+
+A file named inside the current directory is read only when it resolves
+inside it: one that a symbolic link leads out of (a linked 02-projects or
+project folder) is reported in one line, not read, and fails.
 
 Legacy input is accepted and printed as "legacy" with what was read leniently:
 a _resume.md with only files_to_load (and next_action), a hand-written
@@ -71,8 +82,10 @@ Examples:
  * `rehydrate validate FILE...`: validates manifests (`.md`: frontmatter against
  * `schemas/resume_context.v1.json`, plus the project-folder rule for `files_to_load`) and state
  * files (`.json`, kind told by content or `--kind`) and prints `file:line: field: message` per
- * problem (the line of the field in the source; parser errors carry their own). Returns 1 when
- * any file fails, 0 when all pass, 2 on a usage error.
+ * problem (the line of the field in the source; parser errors carry their own). A file named
+ * inside `options.cwd` (default: the current directory) that resolves outside it is named in one
+ * line and not read (rule 2 of SECURITY.md). Returns 1 when any file fails or is refused, 0 when
+ * all pass, 2 on a usage error.
  *
  * @example
  * ```ts
@@ -82,7 +95,7 @@ Examples:
  * });
  * ```
  */
-export function cliValidate(args: string[], io: CliIo): number {
+export function cliValidate(args: string[], io: CliIo, options: { cwd?: string } = {}): number {
   const files: string[] = [];
   let kind: ValidateKind | null = null;
   let quiet = false;
@@ -108,9 +121,22 @@ export function cliValidate(args: string[], io: CliIo): number {
   if (files.length === 0) {
     return usageError(io, "validate", "no file given");
   }
+  const cwd = options.cwd ?? process.cwd();
   let failed = 0;
   for (const file of files) {
-    const { kind: found, issues, legacy } = validateFile(file, kind);
+    // Rule 2 of SECURITY.md: a file named inside the directory (a repository's glob, say) is read
+    // through its checked real path only; one a link leads out of is named, never read.
+    const at = namedInside(cwd, file) ? containedPath(cwd, file) : null;
+    if (at?.kind === "outside") {
+      failed++;
+      io.out(`${file}: not read: it resolves outside ${cwd} (a symbolic link)\n`);
+      continue;
+    }
+    const { kind: found, issues, legacy } = validateFile(
+      file,
+      kind,
+      at?.kind === "inside" ? at.real : resolve(cwd, file),
+    );
     if (issues.length === 0) {
       // Legacy input is accepted (SessionStart reads it too); `rehydrate migrate` upgrades it.
       if (quiet) continue;
@@ -133,9 +159,9 @@ interface FileResult {
   legacy?: string[];
 }
 
-function validateFile(file: string, forced: ValidateKind | null): FileResult {
+function validateFile(file: string, forced: ValidateKind | null, readFrom: string): FileResult {
   // Bounded and non-blocking: a FIFO, a device or a huge file named here is refused, never read.
-  const read = readPrivateFile(file, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
+  const read = readPrivateFile(readFrom, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
   if (!read.ok) {
     if (read.reason === "too_large") {
       return {
@@ -239,6 +265,8 @@ function detectKind(file: string, value: unknown): ValidateKind | null {
   if ("active_project_id" in o || "detection_method" in o) return "precompact_state";
   if ("checkpoint_id" in o) return "checkpoint";
   if ("session_type" in o) return "reread_marker";
+  if ("deps" in o && "monitor" in o) return "quiet_prompt_memo";
+  if ("crossed" in o && "percent" in o) return "fill_warning_state";
   if ("role" in o && "registered_at" in o) return "session_role";
   if ("compaction_id" in o && "workflow" in o) return "compaction_record";
   if ("fill_fraction" in o || "resumption_status" in o) return "context_monitor_state";

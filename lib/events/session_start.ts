@@ -12,6 +12,8 @@ import { orchestrationSessionStart } from "../orchestration/session_start.ts";
 import { projectSessionStart } from "../projects/session_start.ts";
 import { sessionContext } from "../session/session_start.ts";
 import { replayedNexusContext } from "../projects/replayed_context.ts";
+import { sweepStaleFiles } from "../state/sweep_stale_files.ts";
+import { join } from "../node/path.ts";
 
 const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
 /** Parallel runs of one event finish within this; two compactions are never this close. */
@@ -54,6 +56,15 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
       transcript_path: input.transcript_path,
       cwd: input.cwd,
     }, { now: ctx.now }));
+  // The per-session files no hook removes (the fill warning's level, the usual prompt's memo) would
+  // pile up: swept by age, a bounded number per start. Not after a compaction: PreCompact has just
+  // swept the rest, and the compact start is the one the user waits for.
+  if (source !== "compact") {
+    guard(ctx, "sweep", () => {
+      const dir = ctx.stateDir();
+      sweepStaleFiles([join(dir, "fill"), join(dir, "quiet")], { now: ctx.now });
+    });
+  }
 
   let claimed: string | null = null;
   if (source === "compact" || source === "resume" || source === "fork") {

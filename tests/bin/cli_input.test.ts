@@ -275,7 +275,11 @@ describe("the other files the verbs read", () => {
         const v = cli(b, ["validate", state]);
         finished(v, "validate");
         assert.equal(v.status, 1);
-        assert.match(v.stdout, /Cannot read the file: not a regular file/);
+        // A link to /dev/zero also leads out of the project: refused by rule 2 before any open.
+        assert.match(
+          v.stdout,
+          how === "fifo" ? /Cannot read the file: not a regular file/ : /not read: it resolves outside/,
+        );
       },
     );
   }

@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliValidate } from "../../../lib/cli/validate.ts";
 import { SCHEMAS } from "../../../lib/cli/_schemas.ts";
@@ -10,10 +11,10 @@ const ROOT = join(HERE, "..", "..");
 const M = join(HERE, "..", "fixtures", "workspace", "manifests");
 const S = join(HERE, "..", "fixtures", "workspace", "states");
 
-function runValidate(args: string[]): { code: number; out: string[]; err: string } {
+function runValidate(args: string[], options: { cwd?: string } = {}): { code: number; out: string[]; err: string } {
   let out = "";
   let err = "";
-  const code = cliValidate(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  const code = cliValidate(args, { out: (t) => void (out += t), err: (t) => void (err += t) }, options);
   return { code, out: out.split("\n").filter((l) => l !== ""), err };
 }
 
@@ -120,3 +121,90 @@ describe("cliValidate()", () => {
     assert.equal(runValidate(["--frobnicate"]).code, 2);
   });
 });
+
+describe("cliValidate() and the everyday state files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rehydrate-validate-kinds-"));
+  const write = (name: string, value: unknown): string => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(value, null, 2) + "\n");
+    return path;
+  };
+  const fill = {
+    schema_version: 1,
+    session_id: "sess-fill",
+    crossed: 0.5,
+    percent: 57,
+    updated_at: "2026-11-25T12:00:00.000Z",
+  };
+
+  test("cliValidate() tells a fill warning state (fill/<session>.json) by content and checks it", () => {
+    const ok = write("sess-fill.json", fill);
+    assert.deepEqual(runValidate([ok]).out, [`${ok}: ok (fill_warning_state)`]);
+    const bad = write("bad-fill.json", { ...fill, crossed: 2, percent: 57.5 });
+    const r = runValidate(["--quiet", bad]);
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.out.map((l) => /^.*?\.json:(\d+): ([^:]+): /.exec(l)!.slice(1)), [["4", "crossed"], [
+      "5",
+      "percent",
+    ]]);
+    assert.equal(runValidate(["--kind", "fill_warning_state", write("other.json", { crossed: 0 })]).code, 1);
+  });
+
+  test("cliValidate() tells the usual prompt's memo (quiet/<session>.json) by content", () => {
+    const memo = {
+      schema_version: 1,
+      version: "0.1.0",
+      session_id: "sess-fill",
+      transcript_path: "/home/me/t.jsonl",
+      project_dir: "/home/me/app",
+      env: { HOME: "/home/me" },
+      deps: [["/home/me/app/.claude/rehydrate.json", "content", "-"]],
+      monitor: null,
+      fill_warning: null,
+    };
+    const ok = write("memo.json", memo);
+    assert.deepEqual(runValidate([ok]).out, [`${ok}: ok (quiet_prompt_memo)`]);
+    const bad = write("memo-bad.json", { ...memo, deps: [["x", "sometimes", "-"]] });
+    assert.match(runValidate([bad]).out[0], /memo-bad\.json:\d+: deps\[0\]\[1\]: /);
+    assert.ok(runValidate(["--help"]).out.some((l) => l.includes("fill_warning_state")));
+  });
+});
+
+describe(
+  "cliValidate() and links out of the directory (rule 2 of SECURITY.md)",
+  { skip: process.platform === "win32" },
+  () => {
+    const base = mkdtempSync(join(tmpdir(), "rehydrate-validate-links-"));
+    const project = join(base, "repo");
+    const home = join(base, "home");
+    mkdirSync(join(project, "02-projects", "01-site", "01-planning"), { recursive: true });
+    mkdirSync(join(home, "01-planning"), { recursive: true });
+    writeFileSync(join(home, "01-planning", "resume-context.md"), "---\nproject_id: CANARYhome\n---\n");
+    writeFileSync(join(home, "secret.json"), "CANARYjson is not JSON\n");
+    symlinkSync(home, join(project, "02-projects", "05-home"));
+    symlinkSync(join(home, "secret.json"), join(project, "linked.json"));
+
+    test("cliValidate() names a file a link leads out of the directory in one line, reads nothing of it, and fails", () => {
+      const files = ["02-projects/05-home/01-planning/resume-context.md", "linked.json"];
+      const r = runValidate(files, { cwd: project });
+      assert.equal(r.code, 1);
+      assert.deepEqual(r.out, [
+        `${files[0]}: not read: it resolves outside ${project} (a symbolic link)`,
+        `${files[1]}: not read: it resolves outside ${project} (a symbolic link)`,
+        "0 of 2 files valid",
+      ]);
+      assert.ok(!r.out.join("\n").includes("CANARY"));
+      // The same through an absolute path inside the directory.
+      const abs = runValidate([join(project, "linked.json")], { cwd: project });
+      assert.match(abs.out[0], /not read: it resolves outside/);
+    });
+
+    test("cliValidate() still reads a file inside the directory, and one the user names outside it", () => {
+      mkdirSync(join(project, "02-projects", "01-site", "01-planning"), { recursive: true });
+      const inside = runValidate(["02-projects/01-site/01-planning/nope.md"], { cwd: project });
+      assert.match(inside.out[0], /Cannot read the file: ENOENT/);
+      const outside = runValidate([join(home, "secret.json")], { cwd: project });
+      assert.match(outside.out[0], /secret\.json:1: \(root\): Cannot parse JSON/);
+    });
+  },
+);

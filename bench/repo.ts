@@ -26,7 +26,20 @@
  *
  * Bench tooling: Bun APIs are fine here; nothing in hooks/ or lib/ imports this.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { Buffer } from "node:buffer";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -50,10 +63,16 @@ interface RepoCase {
   /** 1.3 (every prompt or tool call) or 2.5 (once per compaction); none: shown, no target. */
   target?: number;
   prepare?: readonly string[];
+  /**
+   * The state the case starts from: `"after"` this compaction (its PreCompact and PostCompact ran;
+   * the default), or `"before"` it (the previous compaction's PreCompact and PostCompact ran, on
+   * the transcript as it was then), which is what a PreCompact finds.
+   */
+  from?: "after" | "before";
 }
 
 export const REPO_CASES: readonly RepoCase[] = [
-  { id: "pre-compact", binary: "pre-compact", target: 2.5 },
+  { id: "pre-compact", binary: "pre-compact", target: 2.5, from: "before" },
   { id: "session-start", binary: "session-start", target: 2.5 },
   // The first prompt after a compaction whose SessionStart never printed: the short re-delivery.
   { id: "user-prompt-submit", binary: "user-prompt-submit" },
@@ -137,6 +156,40 @@ export function repoInput(caseId: string, ctx: { transcriptPath: string; cwd: st
       });
   }
   throw new Error(`unknown case ${caseId}`);
+}
+
+/**
+ * Writes to `out` the lines of the transcript at `path` before its newest main-chain compact
+ * boundary and returns `out`, or null when it has none (the tail of 16 MiB is searched).
+ */
+function transcriptBeforeLastBoundary(path: string, out: string): string | null {
+  const size = statSync(path).size;
+  const tail = Math.min(size, 16 << 20);
+  const fd = openSync(path, "r");
+  const buf = Buffer.alloc(tail);
+  try {
+    readSync(fd, buf, 0, tail, size - tail);
+  } finally {
+    closeSync(fd);
+  }
+  for (
+    let at = buf.lastIndexOf('"subtype":"compact_boundary"');
+    at !== -1;
+    at = buf.lastIndexOf('"subtype":"compact_boundary"', at - 1)
+  ) {
+    const start = buf.lastIndexOf(10, at) + 1;
+    const end = buf.indexOf(10, at);
+    const row = JSON.parse(buf.subarray(start, end === -1 ? buf.length : end).toString("utf8"));
+    if (row.type !== "system" || row.isSidechain === true) continue;
+    if (start === 0 && size > tail) return null;
+    const cut = size - tail + start;
+    if (!existsSync(out) || statSync(out).size !== cut) {
+      Bun.spawnSync(["head", "-c", String(cut), path], { stdout: Bun.file(out + ".tmp") });
+      Bun.spawnSync(["mv", out + ".tmp", out]);
+    }
+    return out;
+  }
+  return null;
 }
 
 /** Dates every file and folder under `root` back by `ms` (files changed in the last seconds are never cached). */
@@ -257,13 +310,22 @@ function main(): void {
     mkdirSync(env.HOME, { recursive: true, mode: 0o700 });
     mkdirSync(env.REHYDRATE_STATE_DIR, { recursive: true, mode: 0o700 });
     const ctx = { transcriptPath: path, cwd: repo };
+    // Before this compaction: the previous one's hooks ran on the transcript as it was then (cut
+    // before its newest compact boundary); a transcript without one was never compacted.
+    const earlier = transcriptBeforeLastBoundary(path, join(work, `repo-${mb}mb.before.jsonl`));
+    if (earlier !== null) {
+      const then = { transcriptPath: earlier, cwd: repo };
+      spawn([join(bin, "pre-compact")], repoInput("pre-compact", then));
+      spawn([join(bin, "post-compact")], repoInput("post-compact", then));
+    }
+    const before = snapshotTree(sandbox);
     spawn([join(bin, "pre-compact")], repoInput("pre-compact", ctx));
     spawn([join(bin, "post-compact")], repoInput("post-compact", ctx));
     const snap = snapshotTree(sandbox);
 
     for (const c of cases) {
       const restore = (): void => {
-        snap.restore();
+        (c.from === "before" ? before : snap).restore();
         for (const p of c.prepare ?? []) {
           if (p === AGE) dateBack(sandbox, 60_000, true);
           else spawn([join(bin, REPO_CASES.find((k) => k.id === p)!.binary)], repoInput(p, ctx));

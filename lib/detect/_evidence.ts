@@ -7,6 +7,7 @@
  * rows track as edited, and the session's plan-mode fields (`slug`, `permissionMode`).
  */
 import type { Buffer } from "node:buffer";
+import type { ReverseByteLines } from "../transcript/lines.ts";
 import type { TranscriptContentBlock, TranscriptRow } from "../transcript/transcript_row.ts";
 import { type ToolCall, toolCalls } from "../transcript/tool_calls.ts";
 import { isMainChainRow } from "../transcript/rows.ts";
@@ -174,44 +175,76 @@ export function collectEvidence(
 }
 
 /**
+ * Another reader riding on {@linkcode collectEvidenceFromLines}'s pass: it is shown every line
+ * and given the parsed row of each line it wants, newest first, so the transcript is read and each
+ * line parsed once for both (PreCompact's session snapshot reads this way).
+ */
+export interface LineObserver {
+  /** Whether the row of `line` is wanted (asked once per line, before any older line). */
+  wants(line: Buffer): boolean;
+  /** The row of a wanted line. */
+  row(row: TranscriptRow): void;
+  /** True once no older line can matter to it: the pass then ends with the evidence. Default: never. */
+  done?(): boolean;
+}
+
+/**
  * {@linkcode collectEvidence} over the raw lines of a transcript (newest first, as `reverseLines`
  * gives them), with the same result: a line that can only record tool results
- * ({@linkcode toolResultLineIds}) is kept unparsed under its ids and parsed only when a call of
- * {@linkcode RESULT_TOOLS} asks for one of them; every other line is parsed as `scanTranscript`
- * would. Until the newest main-chain rows have given `cwd` and `sessionId`, every line is parsed.
- * Reads `lines` until it gives undefined or the evidence is complete; closing it is the caller's.
- * The lines must stay valid after the next step (`reverseLines` reads into a fresh buffer per chunk).
+ * ({@linkcode toolResultLineIds}) is not parsed; its place in the file is kept under its ids, and
+ * it is read again and parsed only when a call of {@linkcode RESULT_TOOLS} asks for one of them.
+ * Every other line is parsed as `scanTranscript` would. Until the newest main-chain rows have
+ * given `cwd` and `sessionId`, every line is parsed. Reads `lines` until it gives undefined or the
+ * evidence is complete, or with an `observer`, until the observer is done too (it gets the rows it
+ * wants; a line is parsed once for both). Closing `lines` is the caller's.
  */
 export function collectEvidenceFromLines(
-  lines: { next(): Buffer | undefined },
+  lines: ReverseByteLines,
   options: CollectEvidenceOptions = {},
+  observer?: LineObserver,
 ): DetectionEvidence {
-  const pass = startPass(options);
+  const pass = startPass(options, lines);
   const out = pass.out;
+  let complete = false;
   for (let line = lines.next(); line !== undefined; line = lines.next()) {
-    if (out.cwd !== undefined && out.sessionId !== undefined) {
+    if (complete && observer?.done?.() === true) break;
+    const wanted = observer !== undefined && observer.wants(line);
+    if (complete) {
+      if (!wanted) continue;
+    } else if (!wanted && out.cwd !== undefined && out.sessionId !== undefined) {
       const ids = toolResultLineIds(line);
       if (ids !== undefined) {
-        for (const id of ids) pass.results.set(id, { line, prev: pass.results.get(id) });
+        const at = { offset: lines.lineStart(), length: line.length };
+        for (const id of ids) pass.results.set(id, { at, prev: pass.results.get(id) });
         continue;
       }
     }
     const row = parseRow(line);
-    if (row !== undefined && addRow(pass, row)) break;
+    if (row === undefined) continue;
+    if (!complete && addRow(pass, row)) {
+      complete = true;
+      if (observer === undefined) break;
+    }
+    if (wanted) observer.row(row);
   }
   return out;
 }
 
-/** A result recorded for a `tool_use_id`: parsed, or the line to parse (then `prev` is the one it replaced). */
+/**
+ * A result recorded for a `tool_use_id`: parsed, or where the line to parse lies in the file (then
+ * `prev` is the one it replaced).
+ */
 interface PendingResult {
   content?: unknown;
   files?: string[];
-  line?: Buffer;
+  at?: { offset: number; length: number };
   prev?: PendingResult;
 }
 
 interface Pass {
   out: DetectionEvidence;
+  /** Where kept lines are read again from. */
+  lines?: ReverseByteLines;
   maxCalls: number;
   results: Map<string, PendingResult>;
   seen: Set<string>;
@@ -222,7 +255,7 @@ interface Pass {
   textChars: number;
 }
 
-function startPass(options: CollectEvidenceOptions): Pass {
+function startPass(options: CollectEvidenceOptions, lines?: ReverseByteLines): Pass {
   const maxCalls = options.maxCalls !== undefined && options.maxCalls > 0
     ? Math.floor(options.maxCalls)
     : DEFAULT_MAX_CALLS;
@@ -238,6 +271,7 @@ function startPass(options: CollectEvidenceOptions): Pass {
   if (options.transcript !== undefined) out.transcript = options.transcript;
   return {
     out,
+    lines,
     maxCalls,
     results: new Map(),
     seen: new Set(),
@@ -317,7 +351,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
     const ev: CallEvidence = { call, age: out.calls.length, turn: pass.turn };
     if (cwd !== undefined) ev.cwd = cwd;
     if (RESULT_TOOLS.has(call.name)) {
-      const r = settle(results.get(call.id), call.id);
+      const r = settle(pass, results.get(call.id), call.id);
       if (r !== undefined) {
         ev.result = r.content;
         if (r.files !== undefined) ev.resultFiles = r.files;
@@ -398,14 +432,15 @@ function addSnapshot(pass: Pass, row: TranscriptRow): void {
 
 /**
  * The result the eager pass would hold for `id`: the newest recorded entry that really records
- * it. A kept line is parsed now and counts only if, as a row, it would have recorded `id` (a
+ * it. A kept line is read again and parsed now and counts only if, as a row, it would have recorded `id` (a
  * main-chain `user` row with a `tool_result` block for it, the last such block winning); if not
  * (invalid, cut, a sidechain, another type), the entry it replaced is tried.
  */
-function settle(entry: PendingResult | undefined, id: string): PendingResult | undefined {
+function settle(pass: Pass, entry: PendingResult | undefined, id: string): PendingResult | undefined {
   for (let e = entry; e !== undefined; e = e.prev) {
-    if (e.line === undefined) return e;
-    const row = parseRow(e.line);
+    if (e.at === undefined) return e;
+    const line = pass.lines?.readAt(e.at.offset, e.at.length);
+    const row = line === undefined ? undefined : parseRow(line);
     if (row === undefined || !isMainChainRow(row) || row.type !== "user") continue;
     const content = row.message?.content;
     if (!Array.isArray(content)) continue;

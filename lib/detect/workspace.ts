@@ -2,7 +2,9 @@ import { readdirSync, statSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "../transcript/scan_transcript.ts";
 import { positiveInt, reverseLines, type ReverseLinesStats } from "../transcript/lines.ts";
-import { collectEvidenceFromLines, type DetectionEvidence } from "./_evidence.ts";
+import { collectEvidenceFromLines, type DetectionEvidence, type LineObserver } from "./_evidence.ts";
+
+export type { LineObserver };
 import { type ActiveProject, detectActiveProject } from "./active_project.ts";
 import { workingSet, type WorkingSetItem, type WorkingSetOptions } from "./working_set.ts";
 import { isProjectId, normalizePath, resolvePath } from "./_paths.ts";
@@ -47,6 +49,8 @@ export interface DetectWorkspaceOptions {
   projectDir?: string;
   /** Working-set cap. Default 10. */
   workingSetSize?: number;
+  /** Directory for relative paths when the rows carry no `cwd` (the working set's `cwd`). Default: none. */
+  cwd?: string;
   /** How many latest tool calls to return. Default {@linkcode DEFAULT_LAST_TOOL_CALLS} (10). */
   lastToolCalls?: number;
   /** Skills that work on a project. Default `["plan-project", "execute-project"]`. */
@@ -55,6 +59,13 @@ export interface DetectWorkspaceOptions {
   maxCalls?: number;
   /** Ranking options passed to {@linkcode workingSet}, to measure them (bench/detection-quality.ts). Default: none. */
   workingSet?: Pick<WorkingSetOptions, "rules" | "minShare">;
+  /**
+   * Another reader of the same pass ({@linkcode LineObserver}): the transcript is then read to
+   * the budget's end, not only until the evidence is complete, and each line parsed at most once.
+   */
+  observer?: LineObserver;
+  /** Filled with the bytes read and whether the start of the file was reached. */
+  stats?: ReverseLinesStats;
 }
 
 /** Default number of latest tool calls returned. */
@@ -76,7 +87,7 @@ export const DEFAULT_LAST_TOOL_CALLS = 10;
  * ```
  */
 export function detectWorkspace(transcriptPath: string, options: DetectWorkspaceOptions = {}): WorkspaceDetection {
-  const stats: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
+  const stats: ReverseLinesStats = options.stats ?? { bytesRead: 0, reachedStart: false };
   const root = options.projectsRoot !== undefined && options.projectsRoot !== "" ? options.projectsRoot : "02-projects";
   // The lines scanTranscript would parse, parsed only when they matter (same evidence).
   const budget = positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES);
@@ -86,7 +97,7 @@ export function detectWorkspace(transcriptPath: string, options: DetectWorkspace
     evidence = collectEvidenceFromLines(lines, {
       maxCalls: options.maxCalls,
       transcript: transcriptPath === "" ? undefined : resolvePath(transcriptPath, process.cwd()),
-    });
+    }, options.observer);
   } finally {
     lines.close();
   }
@@ -99,6 +110,7 @@ export function detectWorkspace(transcriptPath: string, options: DetectWorkspace
   const set = workingSet(evidence, {
     ...options.workingSet,
     limit: options.workingSetSize,
+    cwd: options.cwd,
     projectDir,
     exists: existsUnder(evidence.cwd),
   });

@@ -61,7 +61,14 @@ export function currentSessionSnapshot(
     return { snapshot, rebuilt: false, problem };
   }
   const trigger = options.trigger ?? saved.snapshot?.trigger;
-  const snapshot = buildSessionSnapshot(transcriptPath, { ...options, trigger, builtBy: "session-start", git });
+  // The saved snapshot, stale as it is, still stands for the rows before its newest activity.
+  const snapshot = buildSessionSnapshot(transcriptPath, {
+    ...options,
+    trigger,
+    builtBy: "session-start",
+    git,
+    previous: saved.snapshot,
+  });
   if (options.save ?? true) {
     try {
       writeSessionSnapshot(stateDir, snapshot);

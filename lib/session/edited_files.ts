@@ -30,6 +30,11 @@ export interface EditedFilesOptions {
 export interface EditedFileTracker {
   /** Feeds the next row (each older than the one before). */
   add(row: TranscriptRow): void;
+  /**
+   * Adds, as older than every row fed, the files a snapshot kept of the rows before them (the
+   * snapshot of the previous compaction, its paths as shown for the same `cwd`).
+   */
+  older(files: EditedFiles): void;
   /** The files from the rows fed so far. */
   result(): EditedFiles;
 }
@@ -75,6 +80,7 @@ export function editedFileTracker(options: EditedFilesOptions = {}): EditedFileT
   const fromCalls: Found[] = [];
   const fromHistory = new Map<string, Found>();
   let newestCwd: string | undefined;
+  let olderFiles: EditedFiles | undefined;
 
   const addResults = (row: TranscriptRow) => {
     for (const r of toolResults(row)) {
@@ -118,11 +124,21 @@ export function editedFileTracker(options: EditedFilesOptions = {}): EditedFileT
       else if (row.type === "assistant") addCalls(row, cwd);
       else if (row.type === "file-history-snapshot") addSnapshot(row);
     },
+    older(files: EditedFiles): void {
+      olderFiles ??= files;
+    },
     result(): EditedFiles {
       const dir = options.cwd ?? newestCwd;
       const seen = new Map<string, EditedFile>();
+      // A file edited a thousand times is one path to check: each spelling is checked once.
+      const shown = new Map<string, string | undefined>();
       const take = (f: Found, base: string | undefined) => {
-        const path = safeFilePath(f.raw, base, dir);
+        const key = base === undefined ? f.raw : f.raw + "\0" + base;
+        let path = shown.get(key);
+        if (path === undefined && !shown.has(key)) {
+          path = safeFilePath(f.raw, base, dir);
+          shown.set(key, path);
+        }
         if (path === undefined) return;
         const old = seen.get(path);
         if (old === undefined) seen.set(path, f.created ? { path, created: true } : { path });
@@ -133,8 +149,19 @@ export function editedFileTracker(options: EditedFilesOptions = {}): EditedFileT
         (b.backupTime ?? "") < (a.backupTime ?? "") ? -1 : (b.backupTime ?? "") > (a.backupTime ?? "") ? 1 : 0
       );
       for (const f of history) take(f, dir);
+      let beyond = 0;
+      if (olderFiles !== undefined) {
+        for (const f of olderFiles.files) {
+          const old = seen.get(f.path);
+          if (old === undefined) {
+            seen.set(f.path, f.created === true ? { path: f.path, created: true } : { path: f.path });
+          } else if (f.created === true && old.created !== true) old.created = true;
+        }
+        // Files the older snapshot counted but did not list: counted still, never named.
+        beyond = Math.max(0, olderFiles.total - olderFiles.files.length);
+      }
       const all = [...seen.values()];
-      return { files: all.slice(0, max), total: all.length };
+      return { files: all.slice(0, max), total: all.length + beyond };
     },
   };
 }

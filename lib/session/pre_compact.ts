@@ -1,8 +1,7 @@
 import type { HookContext } from "../hook/handle_hook.ts";
 import { projectBoundary } from "../detect/project_boundary.ts";
-import { detectWorkspace } from "../detect/workspace.ts";
 import { buildSessionSnapshot, type SessionSnapshot } from "./snapshot.ts";
-import { writeSessionSnapshot } from "./snapshot_file.ts";
+import { readSessionSnapshot, writeSessionSnapshot } from "./snapshot_file.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
 import { isOpenTask } from "./tasks.ts";
 
@@ -50,12 +49,12 @@ export function sessionPreCompact(
     budgetBytes: ctx.config().transcript.scanBudgetBytes,
     userRequests: ctx.config().session.userRequests,
     now: ctx.now,
-    // Ranked by the detector's lazy pass (it parses only the rows that can matter), or handed over
-    // by a workflow that ran it already: the rows are never ranked twice in one PreCompact.
-    workingSet: options.workingSet ?? detectWorkspace(input.transcript_path, {
-      budgetBytes: ctx.config().transcript.scanBudgetBytes,
-      projectDir: ctx.projectDir,
-    }).workingSet,
+    // Handed over by a workflow that ranked it already, else ranked in the snapshot's own pass: the
+    // transcript is read once and the rows are never ranked twice in one PreCompact.
+    workingSet: options.workingSet,
+    projectDir: ctx.projectDir,
+    // The snapshot of this session's previous compaction: the rows before it are not read again.
+    previous: readSessionSnapshot(ctx.stateDir(), input.session_id).snapshot,
   });
   writeSessionSnapshot(ctx.stateDir(), snapshot);
   const open = snapshot.tasks.filter(isOpenTask);

@@ -1,3 +1,4 @@
+import type { Buffer } from "node:buffer";
 import type { TranscriptRow } from "../transcript/transcript_row.ts";
 import {
   containsAny,
@@ -9,8 +10,9 @@ import {
 } from "../transcript/lines.ts";
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "../transcript/scan_transcript.ts";
 import { isCompactBoundaryRow } from "../transcript/rows.ts";
+import { toolResultLineIds } from "../transcript/tool_result_line.ts";
 import { toolCalls } from "../transcript/tool_calls.ts";
-import { workingSet } from "../detect/working_set.ts";
+import { detectWorkspace, type LineObserver } from "../detect/workspace.ts";
 import { redact } from "../redact/redact.ts";
 import { activityMark, attachedFile, isActivityRow } from "./_activity.ts";
 import { safeFilePath, shownFileList } from "./_paths.ts";
@@ -35,6 +37,11 @@ export interface SnapshotTranscript {
   bytes_read: number;
   /** True when the whole file fit the budget. */
   reached_start: boolean;
+  /**
+   * `created_at` of the earlier snapshot this one continues: the pass stopped at that snapshot's
+   * newest activity row, and the tasks and edited files before it are that snapshot's.
+   */
+  continues?: string;
 }
 
 /** One file of the working set, as kept in the snapshot. */
@@ -99,16 +106,27 @@ export interface BuildSessionSnapshotOptions {
   /** Files in the working set. Default 10, at most 50. */
   workingSetSize?: number;
   /**
-   * The working set when the caller has it already (PreCompact's detection ran over the same
-   * transcript): it is used as it is and the rows are not ranked a second time. Default: ranked here.
+   * The working set when the caller has it already (a workflow's detection ran over the same
+   * transcript): it is used as it is and the rows are not ranked a second time. Default: ranked in
+   * the same pass ({@linkcode detectWorkspace} with this snapshot as its line observer).
    */
   workingSet?: readonly { path: string; reasons: readonly string[] }[];
+  /** The project for the ranking: paths inside it are relative, files outside it need a tool call. Default `cwd`. */
+  projectDir?: string;
   /** Most tasks kept. Default 50, at most 200. */
   maxTasks?: number;
   /** Typed messages kept. Default 3, at most 10. */
   userRequests?: number;
   /** Most edited files listed. Default 200, at most 1,000. */
   maxEditedFiles?: number;
+  /**
+   * The snapshot saved earlier in this session (at the previous compaction): when the pass meets
+   * its newest activity row, the tasks, typed requests and edited files of the rows before it are
+   * taken from it instead of being read again (`transcript.continues`). It must be of the same
+   * session and `cwd`.
+   * Default: none (the tail is read to the budget).
+   */
+  previous?: SessionSnapshot | null;
 }
 
 /** How many files Claude Code re-attaches after a compaction. */
@@ -167,70 +185,80 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   const files = recentFileTracker();
   let newestCwd: string | undefined;
   let mark: ReturnType<typeof activityMark> | undefined;
+  // The earlier snapshot this one can continue, and whether the pass has met its newest activity
+  // row: from there on, the tasks and edited files are the earlier snapshot's, not read again.
+  const previous = continuable(options.previous, options.sessionId, shownCwd);
+  const join = previous === undefined ? undefined : [needle(JSON.stringify(previous.transcript.last_uuid))];
+  let joined = false;
 
   const observe = (row: TranscriptRow) => {
     if (newestCwd === undefined && typeof row.cwd === "string" && row.cwd !== "" && row.isSidechain !== true) {
       newestCwd = row.cwd;
     }
-    tasks.add(row);
+    if (previous !== undefined && !joined && isJoinRow(row, previous)) {
+      joined = true;
+      requests.older(previous.user_requests);
+    }
+    if (!joined) {
+      tasks.add(row);
+      edits.add(row);
+    }
     if (!requests.full()) requests.add(row);
-    edits.add(row);
     files.add(row, mark === undefined);
     if (mark === undefined && isActivityRow(row)) mark = activityMark(row);
   };
+  const early = () => !(requests.full() && files.full() && mark !== undefined);
+  const late = (line: Buffer) =>
+    !joined && (containsAny(line, LATE_NEEDLES) || (join !== undefined && containsAny(line, join)));
+  // Every row until the requests, the recent files and the newest activity are known; then only
+  // the lines that can concern the tasks or the edited files, until the join. A line that can only
+  // record tool results is never a typed request: once the newest activity and `cwd` are known, it
+  // is read as in the late phase (its results matter only through the needles: an error, a task
+  // created, a file created).
+  const observer: LineObserver = {
+    wants: (line) => {
+      if (!early()) return late(line);
+      if (mark === undefined || newestCwd === undefined || toolResultLineIds(line) === undefined) return true;
+      return late(line);
+    },
+    row: observe,
+    done: () => joined && !early(),
+  };
 
-  // One backward pass. The working set reads the rows first, as they go by; when it stops early,
-  // the pass carries on from where it stopped (its early return must not end the pass), and once
-  // the requests and the recent files are complete, a line is parsed only when it can concern the
-  // tasks or the edited files.
-  const lines = reverseLines(
-    transcriptPath,
-    positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES),
-    DEFAULT_SCAN_CHUNK_BYTES,
-    stats,
-  );
-  let filter = false;
-  const next = (): TranscriptRow | undefined => {
-    for (let line = lines.next(); line !== undefined; line = lines.next()) {
-      if (filter && !containsAny(line, LATE_NEEDLES)) continue;
-      const row = parseRow(line);
-      if (row === undefined) continue;
-      observe(row);
-      return row;
-    }
-    return undefined;
-  };
-  let done = false;
-  const shared: Iterable<TranscriptRow> = {
-    [Symbol.iterator]: () => ({
-      next: (): IteratorResult<TranscriptRow> => {
-        const row = done ? undefined : next();
-        if (row === undefined) {
-          done = true;
-          return { done: true, value: undefined };
-        }
-        return { done: false, value: row };
-      },
-      return: (): IteratorResult<TranscriptRow> => ({ done: true, value: undefined }),
-    }),
-  };
+  // One backward pass: the detector's when the working set is ranked here (it parses the lines
+  // this snapshot wants and those its evidence needs, each once), else this snapshot's own.
+  const budget = positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES);
+  const limit = clamp(options.workingSetSize, 10, 50);
   let ranked: SnapshotWorkingSetItem[];
-  try {
-    const limit = clamp(options.workingSetSize, 10, 50);
-    ranked = (options.workingSet ?? workingSet(shared, { limit, cwd, projectDir: cwd })).slice(0, limit).map((
-      item,
-    ) => ({
-      path: item.path,
-      reasons: [...item.reasons],
-    }));
-    while (!done) {
-      filter = requests.full() && files.full() && mark !== undefined;
-      if (next() === undefined) done = true;
+  if (options.workingSet !== undefined) {
+    ranked = toItems(options.workingSet, limit);
+    const lines = reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES, stats);
+    try {
+      for (let line = lines.next(); line !== undefined; line = lines.next()) {
+        if (observer.done!()) break;
+        if (!observer.wants(line)) continue;
+        const row = parseRow(line);
+        if (row !== undefined) observe(row);
+      }
+    } finally {
+      lines.close();
     }
-  } finally {
-    lines.close();
+  } else {
+    const found = detectWorkspace(transcriptPath, {
+      budgetBytes: budget,
+      cwd,
+      projectDir: options.projectDir ?? cwd,
+      workingSetSize: limit,
+      observer,
+      stats,
+    });
+    ranked = toItems(found.workingSet, limit);
   }
 
+  if (joined && previous !== undefined) {
+    tasks.older({ source: previous.tasks_source, tasks: previous.tasks, omitted: previous.tasks_omitted });
+    edits.older({ files: previous.edited_files, total: previous.edited_files_total });
+  }
   const dir = cwd ?? newestCwd;
   const taskList = tasks.result();
   const edited = edits.result();
@@ -241,6 +269,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   };
   if (mark?.uuid !== undefined) transcript.last_uuid = mark.uuid;
   if (mark?.timestamp !== undefined) transcript.last_timestamp = mark.timestamp;
+  if (joined && previous !== undefined) transcript.continues = previous.created_at;
   const trigger = options.trigger === "manual" || options.trigger === "auto" ? options.trigger : undefined;
   const snapshot: SessionSnapshot = {
     schema_version: 1,
@@ -262,6 +291,33 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     reattached_source: reattached.source,
   };
   return snapshot;
+}
+
+/** `previous` when this snapshot can continue it: the same session and `cwd`, with its newest activity row known. */
+function continuable(
+  previous: SessionSnapshot | null | undefined,
+  sessionId: string,
+  shownCwd: string | undefined,
+): (SessionSnapshot & { transcript: { last_uuid: string } }) | undefined {
+  if (previous === null || previous === undefined || previous.session_id !== sessionId) return undefined;
+  if (shownCwd === undefined || previous.cwd !== shownCwd) return undefined;
+  const uuid = previous.transcript?.last_uuid;
+  if (typeof uuid !== "string" || uuid === "") return undefined;
+  return previous as SessionSnapshot & { transcript: { last_uuid: string } };
+}
+
+/** The main-chain activity row `previous` was dated by (its uuid, and its timestamp when it kept one). */
+function isJoinRow(row: TranscriptRow, previous: SessionSnapshot): boolean {
+  if (row.uuid !== previous.transcript.last_uuid || !isActivityRow(row)) return false;
+  const at = previous.transcript.last_timestamp;
+  return at === undefined || row.timestamp === at;
+}
+
+function toItems(
+  items: readonly { path: string; reasons: readonly string[] }[],
+  limit: number,
+): SnapshotWorkingSetItem[] {
+  return items.slice(0, limit).map((item) => ({ path: item.path, reasons: [...item.reasons] }));
 }
 
 /** The branch as the snapshot keeps it: redacted like every other text, within the schema's 255 characters. */

@@ -51,6 +51,12 @@ export interface SessionTasksOptions {
 export interface TaskTracker {
   /** Feeds the next row (each older than the one before). */
   add(row: TranscriptRow): void;
+  /**
+   * Feeds, as older than every row fed, the task list a snapshot kept of the rows before them
+   * (the snapshot of the previous compaction): its tasks count as a task listing would, so newer
+   * rows keep the last word, and its `TodoWrite` list as that tool's call would.
+   */
+  older(list: SessionTaskList): void;
   /** The task list from the rows fed so far. */
   result(): SessionTaskList;
 }
@@ -115,6 +121,8 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
   let taskSeq = -1;
   let todos: Record<string, unknown>[] | undefined;
   let todoSeq = -1;
+  let olderOmitted = 0;
+  let olderSource: SessionTaskSource | null = null;
 
   const entry = (key: string, id: string | undefined): Entry | undefined => {
     let e = entries.get(key);
@@ -217,11 +225,50 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
       if (row.type === "user") addResults(row);
       else if (row.type === "assistant") addCalls(row);
     },
+    older(list: SessionTaskList): void {
+      seq++;
+      if (list.source === "todo") {
+        if (todos !== undefined) return;
+        todos = list.tasks.map((t) => ({
+          content: t.subject,
+          status: t.status,
+          ...(t.active_form === undefined ? {} : { activeForm: t.active_form }),
+        }));
+        todoSeq = seq;
+        olderOmitted = list.omitted;
+        olderSource = "todo";
+      } else if (list.source === "task") {
+        if (taskSeq < 0) taskSeq = seq;
+        let n = 0;
+        for (const t of list.tasks) {
+          const fields = {
+            subject: t.subject,
+            description: t.description,
+            activeForm: t.active_form,
+            status: t.status,
+            blockedBy: t.blocked_by,
+          };
+          if (t.id !== undefined) known({ ...fields, id: t.id });
+          else {
+            // A task whose creation result the snapshot did not read: kept under a key of its own.
+            const e = entry(`?older-${n++}`, undefined);
+            if (e !== undefined) fill(e, fields, t.status);
+          }
+        }
+        olderOmitted = list.omitted;
+        olderSource = "task";
+      }
+    },
     result(): SessionTaskList {
       const useTodos = todos !== undefined && (taskSeq < 0 || todoSeq < taskSeq);
-      if (useTodos) return bound("todo", todoTasks(todos!), options);
-      if (taskSeq < 0) return { source: null, tasks: [], omitted: 0 };
-      return bound("task", toolTasks(entries), options);
+      const list = useTodos
+        ? bound("todo", todoTasks(todos!), options)
+        : taskSeq < 0
+        ? { source: null, tasks: [], omitted: 0 }
+        : bound("task", toolTasks(entries), options);
+      // What the older snapshot had left out stays left out (counted, never invented).
+      if (list.source !== null && list.source === olderSource) list.omitted += olderOmitted;
+      return list;
     },
   };
 }

@@ -24,7 +24,12 @@ export interface UserRequestsOptions {
 export interface UserRequestTracker {
   /** Feeds the next row (each older than the one before). */
   add(row: TranscriptRow): void;
-  /** True once `limit` messages are held: later rows change nothing. */
+  /**
+   * Adds, as older than every row fed, the messages a snapshot kept of the rows before them (the
+   * snapshot of the previous compaction), up to the limit; older rows then change nothing.
+   */
+  older(requests: readonly UserRequest[]): void;
+  /** True once `limit` messages are held (or older ones were added): later rows change nothing. */
   full(): boolean;
   /** The messages held, newest first. */
   result(): UserRequest[];
@@ -139,9 +144,10 @@ export function userRequestTracker(options: UserRequestsOptions = {}): UserReque
     ? Math.floor(options.maxChars)
     : MAX_USER_REQUEST_CHARS;
   const out: UserRequest[] = [];
+  let closed = false;
   return {
     add(row: TranscriptRow): void {
-      if (out.length >= limit) return;
+      if (closed || out.length >= limit) return;
       const typed = typedUserText(row);
       if (typed === undefined) return;
       const safe = safeText(typed, max);
@@ -150,7 +156,19 @@ export function userRequestTracker(options: UserRequestsOptions = {}): UserReque
       if (safe.truncated) request.truncated = true;
       out.push(request);
     },
-    full: () => out.length >= limit,
+    older(requests: readonly UserRequest[]): void {
+      if (closed) return;
+      closed = true;
+      for (const r of requests) {
+        if (out.length >= limit) break;
+        const safe = safeText(r.text, max);
+        const request: UserRequest = { text: safe.text };
+        if (r.timestamp !== undefined) request.timestamp = r.timestamp;
+        if (safe.truncated || r.truncated === true) request.truncated = true;
+        out.push(request);
+      }
+    },
+    full: () => closed || out.length >= limit,
     result: () => out.slice(),
   };
 }

@@ -1,5 +1,4 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "../node/fs.ts";
-import { concatBytes } from "../node/concat_bytes.ts";
 import type { Buffer } from "node:buffer";
 import type { TranscriptRow } from "./transcript_row.ts";
 
@@ -15,6 +14,20 @@ export interface ReverseLines<T> {
   next(): T | undefined;
   /** Closes the file; needed only when the caller stops before `next()` gave undefined. */
   close(): void;
+}
+
+/**
+ * {@linkcode reverseLines}: the lines as bytes, each valid only until the next `next()`, with
+ * where the last one lies in the file so that a line worth keeping can be read again later.
+ */
+export interface ReverseByteLines extends ReverseLines<Buffer> {
+  /** File offset of the first byte of the line `next()` gave last; -1 before the first. */
+  lineStart(): number;
+  /**
+   * `length` bytes at `offset` read again from the file, or undefined once the file is closed or
+   * the read fails. Valid until the next `readAt()` (the buffer is reused).
+   */
+  readAt(offset: number, length: number): Buffer | undefined;
 }
 
 const NEWLINE = 0x0a;
@@ -37,9 +50,11 @@ let decoder: TextDecoder | undefined;
  * The non-empty lines of a file newest first as raw bytes (no `\n`, no trailing `\r`, no BOM on
  * the first line), reading at most `budget` bytes backwards from the end in chunks of
  * `chunkBytes`. A line is given only when its start is known: the `\n` before it was read, or it
- * begins at offset 0. Given buffers may share memory with the read chunks, but every chunk is a
- * fresh buffer that is never written again, so a line may be kept and decoded later
- * (`collectEvidenceFromLines` does). Missing, unreadable or non-regular files give no lines.
+ * begins at offset 0. Every chunk is read into the same buffer, so a given line is valid only
+ * until the next `next()`: a caller that keeps one keeps its place instead (`lineStart()`, its
+ * length) and reads it again with `readAt()` (`collectEvidenceFromLines` does). Fresh memory is
+ * what a short-lived process pays most for: each new page costs a fault (bench/README.md).
+ * Missing, unreadable or non-regular files give no lines.
  *
  * For scans that test most lines for a few bytes before decoding any ({@linkcode containsAny});
  * a read that decodes every line it meets is cheaper with {@linkcode reverseTextLines}.
@@ -50,7 +65,7 @@ let decoder: TextDecoder | undefined;
  * const lines = reverseLines("/tmp/session.jsonl", 8 << 20, 65_536);
  * try {
  *   for (let line = lines.next(); line !== undefined; line = lines.next()) {
- *     if (line.indexOf(ASSISTANT) !== -1) console.log(parseRow(line)?.uuid);
+ *     if (line.indexOf(ASSISTANT) !== -1) console.log(lines.lineStart(), parseRow(line)?.uuid);
  *   }
  * } finally {
  *   lines.close();
@@ -62,12 +77,13 @@ export function reverseLines(
   budget: number,
   chunkBytes: number,
   stats?: ReverseLinesStats,
-): ReverseLines<Buffer> {
-  return rawLines(path, budget, chunkBytes, stats, allocBuffer) as ReverseLines<Buffer>;
+): ReverseByteLines {
+  return rawLines(path, budget, chunkBytes, stats, allocBuffer) as unknown as ReverseByteLines;
 }
 
 /**
- * {@linkcode reverseLines} decoded: the same lines as UTF-8 text, read into plain typed arrays.
+ * {@linkcode reverseLines} decoded: the same lines as UTF-8 text (kept as long as wanted), read
+ * into plain typed arrays.
  * No `Buffer`: the usual prompt's fill reads this way (bench/README.md, "The usual prompt's fast
  * path"). Every line is decoded, so a long scan that skips most lines is cheaper on the bytes.
  *
@@ -108,7 +124,10 @@ function rawLines(
   chunkBytes: number,
   stats: ReverseLinesStats | undefined,
   alloc: (n: number) => Uint8Array,
-): ReverseLines<Uint8Array> {
+): ReverseLines<Uint8Array> & {
+  lineStart(): number;
+  readAt(offset: number, length: number): Uint8Array | undefined;
+} {
   let fd = -1;
   let pos = 0;
   if (typeof path === "string" && path !== "") {
@@ -119,11 +138,19 @@ function rawLines(
     } catch { /* no lines */ }
   }
   let bytesRead = 0;
-  // Bytes of the line whose start has not been read yet, in file order.
-  let carry: Uint8Array[] = [];
-  // The last chunk, and where its lines not yet given end.
+  // The buffer every chunk is read into, made on the first read (the largest one).
+  let shared: Uint8Array | undefined;
+  // A line longer than what is left of its chunk is read again whole into `whole`, which only grows.
+  let whole: Uint8Array | undefined;
+  // Where `readAt` reads into, which only grows.
+  let scratch: Uint8Array | undefined;
+  // The last chunk (a view of `shared`), its offset in the file, and where its lines not yet given end.
   let buf: Uint8Array | undefined;
+  let bufStart = 0;
   let end = 0;
+  // File offset where the line whose start has not been read yet ends; -1 when none is pending.
+  let pendingEnd = -1;
+  let start = -1;
 
   const close = (): void => {
     if (fd < 0) return;
@@ -133,28 +160,46 @@ function rawLines(
     fd = -1;
   };
 
+  /** Bytes [from, to) of the file in a reused buffer (the file is in the page cache: it was just read). */
+  const reread = (from: number, to: number, into: "whole" | "scratch"): Uint8Array | undefined => {
+    const n = to - from;
+    let out = into === "whole" ? whole : scratch;
+    if (out === undefined || out.length < n) {
+      out = alloc(Math.max(n, out === undefined ? 0 : Math.min(2 * out.length, 64 << 20)));
+      if (into === "whole") whole = out;
+      else scratch = out;
+    }
+    const view = out.length === n ? out : out.subarray(0, n);
+    return readFully(fd, view, from) ? view : undefined;
+  };
+
   const next = (): Uint8Array | undefined => {
     for (;;) {
       if (buf !== undefined) {
         const nl = end > 0 ? buf.lastIndexOf(NEWLINE, end - 1) : -1;
         if (nl !== -1) {
-          let line = buf.subarray(nl + 1, end);
-          if (carry.length > 0) {
-            line = concatBytes([line, ...carry], alloc);
-            carry = [];
+          let line: Uint8Array | undefined = buf.subarray(nl + 1, end);
+          if (pendingEnd !== -1) {
+            line = reread(bufStart + nl + 1, pendingEnd, "whole");
+            pendingEnd = -1;
+            if (line === undefined) break;
           }
           end = nl;
           line = trimCr(line);
-          if (line.length > 0) return line;
+          if (line.length > 0) {
+            start = bufStart + nl + 1;
+            return line;
+          }
           continue;
         }
-        if (end > 0) carry.unshift(end === buf.length ? buf : buf.subarray(0, end));
+        // The rest of this chunk begins a line that started in an older chunk.
+        if (end > 0 && pendingEnd === -1) pendingEnd = bufStart + end;
         buf = undefined;
       }
       if (fd < 0 || pos === 0 || bytesRead >= budget) break;
       const want = Math.min(chunkBytes, pos, budget - bytesRead);
-      // A fresh array per chunk: `carry` and the lines given may still point into the last one.
-      const chunk = alloc(want);
+      shared ??= alloc(want);
+      const chunk = want === shared.length ? shared : shared.subarray(0, want);
       if (!readFully(fd, chunk, pos - want)) break;
       pos -= want;
       bytesRead += want;
@@ -163,21 +208,31 @@ function rawLines(
         stats.reachedStart = pos === 0;
       }
       buf = chunk;
+      bufStart = pos;
       end = want;
     }
-    if (fd >= 0 && pos === 0 && carry.length > 0) {
+    if (fd >= 0 && pos === 0 && pendingEnd !== -1) {
       // The first line of the file: its start is the file's.
-      let head = carry.length === 1 ? carry[0] : concatBytes(carry, alloc);
-      carry = [];
-      if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
-      head = trimCr(head);
-      if (head.length > 0) return head;
+      let head = reread(0, pendingEnd, "whole");
+      pendingEnd = -1;
+      start = 0;
+      if (head !== undefined && head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) {
+        head = head.subarray(3);
+        start = 3;
+      }
+      if (head !== undefined) head = trimCr(head);
+      if (head !== undefined && head.length > 0) return head;
     }
     close();
     return undefined;
   };
 
-  return { next, close };
+  const readAt = (offset: number, length: number): Uint8Array | undefined => {
+    if (fd < 0 || !(offset >= 0) || !(length >= 0)) return undefined;
+    return reread(offset, offset + length, "scratch");
+  };
+
+  return { next, close, lineStart: () => start, readAt };
 }
 
 function trimCr(line: Uint8Array): Uint8Array {

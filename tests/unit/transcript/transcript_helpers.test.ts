@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanTranscript } from "../../../lib/transcript/scan_transcript.ts";
@@ -269,11 +269,21 @@ function readAll(path: string, budget: number, chunk: number): string[] {
   const out: string[] = [];
   for (let line = text.next(); line !== undefined; line = text.next()) out.push(line);
   const bytes = reverseLines(path, budget, chunk);
+  let file = Buffer.alloc(0);
+  try {
+    file = readFileSync(path);
+  } catch { /* no file, no lines */ }
   const decoded: string[] = [];
   for (let line = bytes.next(); line !== undefined; line = bytes.next()) {
     assert.ok(Buffer.isBuffer(line));
-    decoded.push(line.toString("utf8"));
+    const text = line.toString("utf8");
+    decoded.push(text);
+    // Where the line lies in the file, and read again from there (the line itself is only valid until next()).
+    const at = bytes.lineStart();
+    assert.equal(file.subarray(at, at + line.length).toString("utf8"), text, `lineStart, chunk ${chunk}`);
+    assert.equal(Buffer.from(bytes.readAt(at, line.length)!).toString("utf8"), text, `readAt, chunk ${chunk}`);
   }
+  assert.equal(bytes.readAt(0, 1), undefined, "the file is closed once read to the end");
   assert.deepEqual(decoded, out, `reverseLines and reverseTextLines, chunk ${chunk}, budget ${budget}`);
   return out;
 }

@@ -6,6 +6,7 @@ import { sessionKey } from "../state/session_key.ts";
 import { stateDir } from "../state/state_dir.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { debugLog } from "./debug_log.ts";
+import { escapeInvisible, hasInvisible } from "../redact/escape_invisible.ts";
 
 /**
  * What a hook handler gets: the checked input of the event `E` and lazy access to everything
@@ -144,17 +145,26 @@ export function handleHook<E extends HookEventName>(
 function toOutcome(event: HookEventName, reply: HookReply, log: (m: string) => void): HookOutcome {
   if (reply === null || reply === undefined) return SILENT;
   const exitCode = reply.exitCode === 2 ? 2 : 0;
-  if ("stdout" in reply && typeof reply.stdout === "string") return { stdout: reply.stdout, exitCode };
+  // A backstop for text some workflow built without the escapers: no invisible or bidirectional
+  // control character reaches the model raw, whatever the handler quoted (lib/redact/escape_invisible.ts).
+  if ("stdout" in reply && typeof reply.stdout === "string") return { stdout: escapeInvisible(reply.stdout), exitCode };
   if ("json" in reply && reply.json && typeof reply.json === "object") {
     const specific = (reply.json as { hookSpecificOutput?: { hookEventName?: unknown } }).hookSpecificOutput;
     if (specific && specific.hookEventName !== event) {
       log(`reply dropped: hookSpecificOutput.hookEventName ${String(specific.hookEventName)} is not ${event}`);
       return SILENT;
     }
-    return { stdout: JSON.stringify(reply.json), exitCode };
+    return { stdout: visibleJson(reply.json), exitCode };
   }
   log("reply dropped: neither stdout nor json");
   return SILENT;
+}
+
+/** `json` as JSON text, each string value with its invisible characters escaped; one pass when it has none. */
+function visibleJson(json: object): string {
+  const text = JSON.stringify(json);
+  if (!hasInvisible(text)) return text;
+  return JSON.stringify(json, (_key, value) => typeof value === "string" ? escapeInvisible(value) : value);
 }
 
 function safeConfig(get: () => RehydrateConfig): RehydrateConfig | undefined {

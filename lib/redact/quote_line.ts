@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { escapeInvisible } from "./escape_invisible.ts";
 import { redact } from "./redact.ts";
 
 /** What {@linkcode safeText} gives: the text, and whether it was cut. */
@@ -77,19 +78,22 @@ export function oneLine(text: string): string {
 
 /**
  * `text` as one quoted line for plain-text output: redacted, on one line, JSON-quoted (so a quote
- * inside cannot end the quotation), at most `max` UTF-16 units with the quotes and escapes.
+ * inside cannot end the quotation), invisible and bidirectional control characters written as
+ * `\uXXXX` escapes ({@linkcode escapeInvisible}: still a JSON string of the same text, but one a
+ * reader sees whole), at most `max` UTF-16 units with the quotes and escapes.
  *
  * @example
  * ```ts
  * quoteLine('say "hi"\nnow', 40); // "\"say \\\"hi\\\" now\""
+ * quoteLine("abc\u202Edef", 40); // "\"abc\\u202Edef\"" (the text `"abc\u202Edef"`)
  * ```
  */
 export function quoteLine(text: string, max: number): string {
   let inner = cutText(oneLine(safeText(text, max + 64).text), Math.max(0, max - 2));
-  let quoted = JSON.stringify(inner);
+  let quoted = escapeInvisible(JSON.stringify(inner));
   while (quoted.length > max && inner !== "") {
     inner = cutText(inner, Math.max(0, inner.length - (quoted.length - max)));
-    quoted = JSON.stringify(inner);
+    quoted = escapeInvisible(JSON.stringify(inner));
   }
   return quoted;
 }

@@ -89,6 +89,18 @@ describe("handleHook()", () => {
     assert.deepEqual(out, { stdout: "keep the task", exitCode: 0 });
   });
 
+  test("handleHook() never prints an invisible or bidirectional control character raw", () => {
+    const plain = handleHook("Stop", () => ({ stdout: "keep src/\u202Egnp.ts\u2066 a\u200Bb\n" }), STOP, {
+      env: env(),
+    });
+    assert.deepEqual(plain, { stdout: "keep src/\\u202Egnp.ts\\u2066 a\\u200Bb\n", exitCode: 0 });
+    const json = handleHook("Stop", () => ({ json: { decision: "block", reason: "re-read a\u202Eb.ts" } }), STOP, {
+      env: env(),
+    });
+    assert.equal(json.stdout, '{"decision":"block","reason":"re-read a\\\\u202Eb.ts"}');
+    assert.equal(JSON.parse(json.stdout).reason, "re-read a\\u202Eb.ts", "decoded, the reason shows the escape");
+  });
+
   test("handleHook() exits 2 only when the handler asks for a block", async () => {
     const out = await handleHook("Stop", () => ({ stdout: "", exitCode: 2 }), STOP, { env: env() });
     assert.equal(out.exitCode, 2);

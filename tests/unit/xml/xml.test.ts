@@ -113,6 +113,8 @@ const NASTY_VALUES = [
   "pair 😀 and 𝄞 astral",
   "\uD83D\uDE00\uD83D",
   "\uFFFE\uFFFF\uFFFD",
+  "bidi \u202Eoverride\u202C \u2066isolate\u2069 \u200Fmark \u061C",
+  "zero\u200Bwidth\u200C\u200D\u2060\uFEFF and tags \u{E0041}\u{E007F}",
   "<!-- comment -->",
   "<![CDATA[ x ]]>",
   "<?xml version='1.0'?>",
@@ -143,12 +145,31 @@ describe("escapeXmlText()", () => {
     assert.equal(escapeXmlText("\uD83D\uDE00<"), "\uD83D\uDE00&lt;", "a valid pair is kept");
   });
 
+  test("escapeXmlText() writes invisible and bidirectional control characters as hexadecimal references", () => {
+    assert.equal(escapeXmlText("abc\u202Edef"), "abc&#x202E;def");
+    assert.equal(
+      escapeXmlText("\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C"),
+      "&#x202A;&#x202B;&#x202C;&#x202D;&#x2066;&#x2067;&#x2068;&#x2069;&#x200E;&#x200F;&#x61C;",
+    );
+    assert.equal(
+      escapeXmlText("a\u200Bb\u200Cc\u200Dd\u2060e\uFEFFf\u00ADg"),
+      "a&#x200B;b&#x200C;c&#x200D;d&#x2060;e&#xFEFF;f&#xAD;g",
+    );
+    assert.equal(escapeXmlText("\x7F\x85\x9F"), "&#x7F;&#x85;&#x9F;", "DEL and the C1 controls");
+    assert.equal(escapeXmlText("tag \u{E0041}\u{E007F}"), "tag &#xE0041;&#xE007F;", "a tag character is one reference");
+    assert.equal(
+      escapeXmlText("é 😀 中文 עברית \u2028"),
+      "é 😀 中文 עברית \u2028",
+      "visible text of any script is kept",
+    );
+  });
+
   test("escapeXmlText() output never contains ]]> or a raw markup character", () => {
     for (const value of NASTY_VALUES) {
       const out = escapeXmlText(value);
       assert.ok(!out.includes("]]>"), JSON.stringify(value));
       assert.ok(!out.includes("<"), JSON.stringify(value));
-      assert.ok(!/&(?!amp;|lt;|gt;|#13;)/.test(out), JSON.stringify(value));
+      assert.ok(!/&(?!amp;|lt;|gt;|#13;|#x[0-9A-F]{2,5};)/.test(out), JSON.stringify(value));
     }
   });
 });
@@ -162,6 +183,10 @@ describe("escapeXmlAttr()", () => {
   test("escapeXmlAttr() escapes markup, both quotes and whitespace that attribute normalisation would change", () => {
     assert.equal(escapeXmlAttr(`<a href="x">&'`), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;");
     assert.equal(escapeXmlAttr("a\tb\nc\r\nd"), "a&#9;b&#10;c&#13;&#10;d");
+  });
+
+  test("escapeXmlAttr() writes invisible and bidirectional control characters as hexadecimal references", () => {
+    assert.equal(escapeXmlAttr("src/\u202Egnp.ts\u2066\u200B"), "src/&#x202E;gnp.ts&#x2066;&#x200B;");
   });
 
   test("escapeXmlAttr() replaces characters that XML 1.0 forbids with U+FFFD", () => {
@@ -278,6 +303,16 @@ describe("well-formedness", () => {
     assert.equal(file.attrs.path, injected);
   });
 
+  test("every invisible character round-trips exactly and is never written raw", () => {
+    for (const ch of ["\u202E", "\u2066", "\u200B", "\u200D", "\uFEFF", "\u061C", "\x7F", "\x85", "\u{E0041}"]) {
+      const xml = renderXml(xmlElement("r", { v: `<${ch}>` }, `<${ch}>`));
+      assert.ok(!xml.includes(ch), `U+${ch.codePointAt(0)!.toString(16)} written raw`);
+      const parsed = parse(xml);
+      assert.equal(parsed.attrs.v, `<${ch}>`);
+      assert.deepEqual(parsed.children, [`<${ch}>`]);
+    }
+  });
+
   test("every control character round-trips as U+FFFD, or exactly for tab, line feed and carriage return", () => {
     for (let code = 0; code < 32; code++) {
       const ch = String.fromCharCode(code);
@@ -325,6 +360,11 @@ describe("well-formedness", () => {
       "\uFFFE",
       "\uFFFF",
       "\uFFFD",
+      "\u202E",
+      "\u2066",
+      "\u200B",
+      "\uFEFF",
+      "\u{E0041}",
       "<!--",
       "-->",
       "<![CDATA[",

@@ -10,6 +10,7 @@ import { cliValidate } from "./validate.ts";
 import { HOOK_NAMES } from "../hook/hook_names.ts";
 import { VERSION } from "../hook/version.ts";
 import { writeFd } from "../node/write_fd.ts";
+import { escapeInvisible } from "../redact/escape_invisible.ts";
 import { asksHelp, asksVersion, failure, usageError } from "./_usage.ts";
 
 /** Where the CLI writes; tests pass collectors. */
@@ -101,10 +102,12 @@ export async function cliMain(argv: string[], io: CliIo = defaultIo()): Promise<
 
 // Synchronous writes, waiting as long as a blocking write would: `process.stdout` would make
 // every command (and the floor `rehydrate doctor` measures hooks against) set up Bun's stream
-// objects (lib/node/write_fd.ts, bench/README.md).
+// objects (lib/node/write_fd.ts, bench/README.md). What a verb prints may quote a transcript or a
+// repository (`resume-prompt` is pasted into a session): invisible and bidirectional control
+// characters are shown as `\uXXXX`, as in the hooks' output (SECURITY.md).
 function defaultIo(): CliIo {
   return {
-    out: (t) => void writeFd(1, t, Infinity),
-    err: (t) => void writeFd(2, t, Infinity),
+    out: (t) => void writeFd(1, escapeInvisible(t), Infinity),
+    err: (t) => void writeFd(2, escapeInvisible(t), Infinity),
   };
 }

@@ -158,3 +158,16 @@ test("PreToolUse after the compaction: the re-read reminder names the file and t
   assert.ok(reason.includes("src/report\\u202Egnp\\u202C\\u2066x\\u2069\\u200B.ts"), reason);
   assert.ok(reason.includes("Audit the"), reason);
 });
+
+test("rehydrate detect: the CLI shows the invisible characters of a transcript's paths as escapes", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "rehydrate-invisible-cli-"));
+  const transcript = join(tmp, "t.jsonl");
+  writeFileSync(transcript, transcriptRows(join(tmp, "repo")).map((r) => JSON.stringify(r)).join("\n") + "\n");
+  for (const args of [["detect", "-t", transcript], ["detect", "--json", "-t", transcript]]) {
+    const r = run(bin("rehydrate"), args, { cwd: tmp, env: { PATH: process.env.PATH, HOME: tmp } });
+    assert.equal(r.status, 0, `${args.join(" ")}: ${r.stderr}`);
+    assert.ok(r.stdout.includes("src/report"), `${args.join(" ")} names the file: ${r.stdout}`);
+    assertNoneRaw(r.stdout, args.join(" "));
+    assert.ok(r.stdout.includes("\\u202E"), `${args.join(" ")} shows the override as an escape`);
+  }
+});

@@ -4,6 +4,7 @@ import { buildSessionSnapshot, type SessionSnapshot } from "./snapshot.ts";
 import { readSessionSnapshot, writeSessionSnapshot } from "./snapshot_file.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
 import { isOpenTask } from "./tasks.ts";
+import { quoteLine } from "../redact/quote_line.ts";
 
 /** What {@linkcode sessionPreCompact} saved and asks of the summarizer. */
 export interface SessionPreCompact {
@@ -72,6 +73,6 @@ export function sessionPreCompact(
       maxChars: Math.min(MAX_SUMMARIZER_CHARS, options.maxChars ?? MAX_SUMMARIZER_CHARS),
     }),
     rereadFiles,
-    rereadReason: task?.subject ? `Your open task: ${JSON.stringify(task.subject.slice(0, 200))}.` : "",
+    rereadReason: task?.subject ? `Your open task: ${quoteLine(task.subject, 202)}.` : "",
   };
 }

@@ -116,8 +116,13 @@ export interface CollectEvidenceOptions {
   transcript?: string;
 }
 
-/** Older calls weigh less than 1/1000 of the newest ones with the default half-lives. */
-export const DEFAULT_MAX_CALLS = 150;
+/**
+ * Older calls weigh less than 1/300 of the newest ones with the default half-lives, and the
+ * working set's recall on the development set is the same from 75 to 150 calls
+ * (bench/detection-quality.ts; docs/detection.md, "What is read"): 100 keeps a margin, and every
+ * call fewer is transcript PreCompact does not parse.
+ */
+export const DEFAULT_MAX_CALLS = 100;
 /** Texts are cut here: a pasted log does not need to be read whole. */
 export const MAX_TEXT_CHARS = 20_000;
 /**

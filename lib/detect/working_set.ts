@@ -104,7 +104,7 @@ export interface WorkingSetOptions {
    * not reached. Default {@linkcode WORKING_SET_MIN_SHARE}; 0 keeps everything up to the cap.
    */
   minShare?: number;
-  /** Stop reading rows after this many tool calls (rows input only). Default 150. */
+  /** Stop reading rows after this many tool calls (rows input only). Default 100. */
   maxCalls?: number;
   /**
    * Tells whether a file exists, or undefined when it cannot know (a recorded session whose

@@ -55,7 +55,7 @@ export interface DetectWorkspaceOptions {
   lastToolCalls?: number;
   /** Skills that work on a project. Default `["plan-project", "execute-project"]`. */
   projectSkills?: readonly string[];
-  /** Stop after this many tool calls. Default 150 (`DEFAULT_MAX_CALLS`). */
+  /** Stop after this many tool calls. Default 100 (`DEFAULT_MAX_CALLS`). */
   maxCalls?: number;
   /** Ranking options passed to {@linkcode workingSet}, to measure them (bench/detection-quality.ts). Default: none. */
   workingSet?: Pick<WorkingSetOptions, "rules" | "minShare">;

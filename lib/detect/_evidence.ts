@@ -185,8 +185,12 @@ export function collectEvidence(
  * line parsed once for both (PreCompact's session snapshot reads this way).
  */
 export interface LineObserver {
-  /** Whether the row of `line` is wanted (asked once per line, before any older line). */
-  wants(line: Buffer): boolean;
+  /**
+   * Whether the row of `line` is wanted (asked once per line, before any older line).
+   * `resultOnly` tells, when the pass knows it, whether the line can only record tool results
+   * ({@linkcode toolResultLineIds}); undefined when the pass did not look.
+   */
+  wants(line: Buffer, resultOnly: boolean | undefined): boolean;
   /** The row of a wanted line. */
   row(row: TranscriptRow): void;
   /** True once no older line can matter to it: the pass then ends with the evidence. Default: never. */
@@ -213,16 +217,16 @@ export function collectEvidenceFromLines(
   let complete = false;
   for (let line = lines.next(); line !== undefined; line = lines.next()) {
     if (complete && observer?.done?.() === true) break;
-    const wanted = observer !== undefined && observer.wants(line);
+    // Looked at once, for the pass and its observer.
+    const lazy = !complete && out.cwd !== undefined && out.sessionId !== undefined;
+    const ids = lazy ? toolResultLineIds(line) : undefined;
+    const wanted = observer !== undefined && observer.wants(line, lazy ? ids !== undefined : undefined);
     if (complete) {
       if (!wanted) continue;
-    } else if (!wanted && out.cwd !== undefined && out.sessionId !== undefined) {
-      const ids = toolResultLineIds(line);
-      if (ids !== undefined) {
-        const at = { offset: lines.lineStart(), length: line.length };
-        for (const id of ids) pass.results.set(id, { at, prev: pass.results.get(id) });
-        continue;
-      }
+    } else if (!wanted && ids !== undefined) {
+      const at = { offset: lines.lineStart(), length: line.length };
+      for (const id of ids) pass.results.set(id, { at, prev: pass.results.get(id) });
+      continue;
     }
     const row = parseRow(line);
     if (row === undefined) continue;

@@ -219,7 +219,7 @@ export function textPathTokens(text: string, found: (token: string) => boolean |
       if (s === null) return;
       sep = s.index;
       let start = sep;
-      while (start > pos && isRunChar(text.charCodeAt(start - 1))) start--;
+      while (start > pos && RUN_CHARS[text.charCodeAt(start - 1)] === 1) start--;
       pos = start;
     }
     TEXT_PATH.lastIndex = pos;
@@ -243,11 +243,21 @@ export function textPathTokens(text: string, found: (token: string) => boolean |
   }
 }
 
-/** A character of a run TEXT_PATH can match in (`[\w.@+~:\\/-]`): no token crosses any other. */
-function isRunChar(c: number): boolean {
-  return (c >= 48 && c <= 58) || (c >= 97 && c <= 122) || (c >= 64 && c <= 90) || c === 95 || c === 45 || c === 46 ||
-    c === 47 || c === 92 || c === 43 || c === 126;
-}
+/**
+ * The characters of a run TEXT_PATH can match in (`[\w.@+~:\\/-]`), by code: no token crosses
+ * any other. A table, not a function: the walk runs once per character, mostly in the interpreter
+ * (a hook's code rarely gets compiled), where a call costs more than the test.
+ */
+const RUN_CHARS = (() => {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    t[c] = (c >= 48 && c <= 58) || (c >= 97 && c <= 122) || (c >= 64 && c <= 90) || c === 95 || c === 45 ||
+        c === 46 || c === 47 || c === 92 || c === 43 || c === 126
+      ? 1
+      : 0;
+  }
+  return t;
+})();
 
 function isIdChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45 || c === 95;

@@ -141,13 +141,12 @@ const MAX_CWD_CHARS = 4096;
 const LATE_NEEDLES = [
   "Task",
   "task",
-  "TodoWrite",
+  // `Write"` ends "Write" and "TodoWrite", `Edit"` ends "Edit", "MultiEdit" and "NotebookEdit":
+  // inside a JSON string a quote is escaped, so these end a name or a key.
+  'Write"',
+  'Edit"',
   "is_error",
   "success",
-  '"Edit"',
-  '"Write"',
-  '"MultiEdit"',
-  '"NotebookEdit"',
   "file-history-snapshot",
   '"create"',
 ]
@@ -216,10 +215,10 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   // is read as in the late phase (its results matter only through the needles: an error, a task
   // created, a file created).
   const observer: LineObserver = {
-    wants: (line) => {
+    wants: (line, resultOnly) => {
       if (!early()) return late(line);
-      if (mark === undefined || newestCwd === undefined || toolResultLineIds(line) === undefined) return true;
-      return late(line);
+      if (mark === undefined || newestCwd === undefined) return true;
+      return (resultOnly ?? toolResultLineIds(line) !== undefined) ? late(line) : true;
     },
     row: observe,
     done: () => joined && !early(),
@@ -236,7 +235,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     try {
       for (let line = lines.next(); line !== undefined; line = lines.next()) {
         if (observer.done!()) break;
-        if (!observer.wants(line)) continue;
+        if (!observer.wants(line, undefined)) continue;
         const row = parseRow(line);
         if (row !== undefined) observe(row);
       }

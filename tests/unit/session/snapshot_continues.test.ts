@@ -12,6 +12,7 @@ import { validateSchema } from "../../../lib/schema/validate_schema.ts";
 import type { TranscriptRow } from "../../../lib/transcript/transcript_row.ts";
 import { scanTranscript } from "../../../lib/transcript/scan_transcript.ts";
 import { generateTranscriptText } from "../_transcript_gen.ts";
+import { writeRepoTranscript } from "../../../bench/gen/repo_transcript.ts";
 import { sessionTasks } from "../../../lib/session/tasks.ts";
 import { latestUserRequests } from "../../../lib/session/user_requests.ts";
 import { editedFiles } from "../../../lib/session/edited_files.ts";
@@ -22,6 +23,7 @@ import {
   DETECTION_DEV,
   historyRow,
   resultRow,
+  tempDir,
   textRow,
   updateTask,
   userRow,
@@ -253,6 +255,20 @@ describe("buildSessionSnapshot() reads only the lines that matter", () => {
       assert.deepEqual(s.tasks, sessionTasks(rows).tasks, `seed ${seed}: tasks`);
       assert.deepEqual(s.user_requests, latestUserRequests(rows), `seed ${seed}: requests`);
       assert.deepEqual(s.edited_files, editedFiles(rows, { cwd: CWD }).files, `seed ${seed}: edited files`);
+    }
+    // The bench's ordinary-repository session: TaskCreate/TaskUpdate with the client's result
+    // records, failed calls, Write results that created files, long Read and Bash results.
+    for (const seed of [2001, 2002]) {
+      const path = join(tempDir(), `repo-${seed}.jsonl`);
+      writeRepoTranscript(path, { targetBytes: 2e6, repo: CWD, sessionId: SESSION, seed });
+      const s = build(path);
+      const rows = [...scanTranscript(path)];
+      assert.ok(s.tasks.length > 0, `seed ${seed}: tasks`);
+      assert.deepEqual(s.tasks, sessionTasks(rows).tasks, `repo seed ${seed}: tasks`);
+      assert.deepEqual(s.user_requests, latestUserRequests(rows), `repo seed ${seed}: requests`);
+      const edited = editedFiles(rows, { cwd: CWD });
+      assert.deepEqual(s.edited_files, edited.files, `repo seed ${seed}: edited files`);
+      assert.equal(s.edited_files_total, edited.total, `repo seed ${seed}: edited total`);
     }
     assert.ok(n >= 20, `${n} sessions`);
   });

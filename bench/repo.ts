@@ -446,8 +446,10 @@ An ordinary git checkout (\`bench/gen/repo.ts\`: 8 modules of source and tests, 
 \`bench/gen/repo_transcript.ts\` (typed requests, Read/Edit/Write/Grep/Glob/Bash calls with their results,
 TaskCreate/TaskUpdate, TodoWrite, file-history snapshots, usage on every assistant row, a compaction every
 3 MB; ends at ${FINAL_CONTEXT_TOKENS.toLocaleString("en")} context tokens after the request "${REPO_LAST_REQUEST}").
-Every run starts from the moment right after a compaction (PreCompact and PostCompact ran once); a case's
-earlier hooks run untimed after each restore (\`@quiet\`: SessionStart, three prompts, a minute, a prompt).
+Every run starts from the moment right after a compaction (PreCompact and PostCompact ran once), except
+\`pre-compact\`, which starts from the moment before it (the previous compaction's PreCompact and PostCompact
+ran on the transcript cut at its newest boundary, so its snapshot is there to continue); a case's earlier hooks
+run untimed after each restore (\`@quiet\`: SessionStart, three prompts, a minute, a prompt).
 
 Per round: each run of the hook divided by the floor's run in the same round; median and the sign test's 95 %
 interval. *within* = the whole interval is under the target, *over* = the whole interval is above it.

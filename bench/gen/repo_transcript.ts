@@ -9,9 +9,9 @@
  * the file ends with a typed request and one assistant row of exactly
  * {@linkcode FINAL_CONTEXT_TOKENS} context tokens (72 % of a 200K window), as `transcript.ts` does.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
 import { REPO_ACTIVE_FILE, REPO_SOURCES, REPO_TESTS } from "./repo.ts";
 import { createRandom } from "./random.ts";
+import { rowFactory, usage, writeStream } from "./rows.ts";
 import { FINAL_CONTEXT_TOKENS, MODEL } from "./transcript.ts";
 
 export { FINAL_CONTEXT_TOKENS };
@@ -81,10 +81,13 @@ export function* repoTranscriptLines(options: RepoTranscriptOptions): Generator<
   const target = options.targetBytes;
   const compactEvery = Math.min(3_000_000, Math.floor(target * 0.4));
   const settleAt = target * 0.7;
-  let time = Date.UTC(2026, 10, 3, 8, 0, 0);
-  let parent: string | null = null;
-  let bytes = 0;
-  let sinceCompaction = 0;
+  const rows = rowFactory(rnd, {
+    cwd: repo,
+    sessionId: options.sessionId,
+    gitBranch: "fix/invoice-rounding",
+    start: Date.UTC(2026, 10, 3, 8, 0, 0),
+  });
+  const { line, envelope } = rows;
   let context = 24_000;
   let nextTask = 1;
   const open: { id: string; subject: string; status: string }[] = [];
@@ -100,39 +103,6 @@ export function* repoTranscriptLines(options: RepoTranscriptOptions): Generator<
     }
     return out.join("\n");
   };
-  const line = (row: unknown): string => {
-    const text = JSON.stringify(row) + "\n";
-    bytes += text.length;
-    sinceCompaction += text.length;
-    return text;
-  };
-  const envelope = (type: string, extra: Record<string, unknown>): Record<string, unknown> => {
-    time += rnd.int(20, 4000);
-    const uuid = rnd.uuid();
-    const row = {
-      parentUuid: parent,
-      isSidechain: false,
-      userType: "external",
-      cwd: repo,
-      sessionId: options.sessionId,
-      version: "2.1.197",
-      gitBranch: "fix/invoice-rounding",
-      type,
-      ...extra,
-      uuid,
-      timestamp: new Date(time).toISOString(),
-    };
-    parent = uuid;
-    return row;
-  };
-  const usage = (creation: number, read: number, output: number) => ({
-    input_tokens: rnd.int(1, 10),
-    cache_creation_input_tokens: creation,
-    cache_read_input_tokens: read,
-    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: creation },
-    output_tokens: output,
-    service_tier: "standard",
-  });
   let focus = rnd.pick(REPO_SOURCES);
   const file = (): string => {
     const r = rnd.next();
@@ -275,8 +245,8 @@ export function* repoTranscriptLines(options: RepoTranscriptOptions): Generator<
   ];
 
   function* compaction(): Generator<string> {
-    const logical = parent;
-    parent = null;
+    const logical = rows.parent;
+    rows.parent = null;
     const post = rnd.int(18_000, 40_000);
     yield line(envelope("system", {
       subtype: "compact_boundary",
@@ -295,15 +265,15 @@ export function* repoTranscriptLines(options: RepoTranscriptOptions): Generator<
       },
     }));
     context = post;
-    sinceCompaction = 0;
+    rows.sinceCompaction = 0;
   }
 
   let turn = 0;
-  while (bytes < target) {
+  while (rows.bytes < target) {
     turn++;
-    if (bytes >= settleAt) focus = REPO_ACTIVE_FILE;
+    if (rows.bytes >= settleAt) focus = REPO_ACTIVE_FILE;
     else if (turn % 12 === 0) focus = rnd.pick(REPO_SOURCES);
-    if (sinceCompaction >= compactEvery && bytes < target - compactEvery / 2) yield* compaction();
+    if (rows.sinceCompaction >= compactEvery && rows.bytes < target - compactEvery / 2) yield* compaction();
     const prompt = envelope("user", {
       message: { role: "user", content: rnd.next() < 0.5 ? rnd.pick(REQUESTS) : `${words(rnd.int(4, 30))}?` },
     });
@@ -356,13 +326,13 @@ export function* repoTranscriptLines(options: RepoTranscriptOptions): Generator<
             content: [block],
             stop_reason: null,
             stop_sequence: null,
-            usage: usage(creation, read, output),
+            usage: usage(rnd.int(1, 10), creation, read, output),
           },
           requestId,
         }));
       }
       for (const call of calls) {
-        const caller = parent;
+        const caller = rows.parent;
         yield line(envelope("progress", {
           data: {
             type: "hook_progress",
@@ -398,7 +368,7 @@ export function* repoTranscriptLines(options: RepoTranscriptOptions): Generator<
       content: [{ type: "text", text: `I'll finish ${REPO_ACTIVE_FILE} first, then add the test.` }],
       stop_reason: "end_turn",
       stop_sequence: null,
-      usage: { ...usage(2_000, 142_000, 311), input_tokens: 3 },
+      usage: { ...usage(rnd.int(1, 10), 2_000, 142_000, 311), input_tokens: 3 },
     },
     requestId: `req_011${rnd.hex(20)}`,
   }));
@@ -414,23 +384,5 @@ export function* repoTranscriptLines(options: RepoTranscriptOptions): Generator<
  * ```
  */
 export function writeRepoTranscript(path: string, options: RepoTranscriptOptions): number {
-  const fd = openSync(path, "w");
-  let written = 0;
-  let parts: string[] = [];
-  let size = 0;
-  try {
-    for (const piece of repoTranscriptLines(options)) {
-      parts.push(piece);
-      size += piece.length;
-      if (size >= 4 << 20) {
-        written += writeSync(fd, parts.join(""));
-        parts = [];
-        size = 0;
-      }
-    }
-    if (parts.length > 0) written += writeSync(fd, parts.join(""));
-  } finally {
-    closeSync(fd);
-  }
-  return written;
+  return writeStream(path, repoTranscriptLines(options));
 }

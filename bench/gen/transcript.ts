@@ -19,9 +19,9 @@
  * {@linkcode FINAL_CONTEXT_TOKENS} (72 % of a 200K window), so every hook and peer that measures
  * the context fill must arrive at the same number.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
 import { ACTIVE_PROJECT, PROJECTS } from "./workspace.ts";
 import { createRandom, type Random } from "./random.ts";
+import { rowFactory, usage, writeStream } from "./rows.ts";
 
 /** Context tokens of the last assistant row: 3 + 2,000 + 142,000 = 72.0 % of 200,000. */
 export const FINAL_CONTEXT_TOKENS = 144_003;
@@ -134,10 +134,8 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
   const compactEvery = options.compactEveryBytes ?? Math.min(3_000_000, Math.floor(target * 0.4));
   const settleAt = target * 0.7;
   const sessionId = options.sessionId;
-  let time = Date.UTC(2026, 10, 2, 8, 0, 0);
-  let parent: string | null = null;
-  let bytes = 0;
-  let sinceCompaction = 0;
+  const rows = rowFactory(rnd, { cwd: ws, sessionId, gitBranch: "main", start: Date.UTC(2026, 10, 2, 8, 0, 0) });
+  const { line, envelope } = rows;
   let context = 24_000;
   let project = rnd.pick(PROJECTS);
   const words = (n: number): string => {
@@ -145,39 +143,6 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
     for (let i = 0; i < n; i++) out.push(rnd.pick(WORDS));
     return out.join(" ");
   };
-  const line = (row: unknown): string => {
-    const text = JSON.stringify(row) + "\n";
-    bytes += text.length;
-    sinceCompaction += text.length;
-    return text;
-  };
-  const envelope = (type: string, extra: Record<string, unknown>, sidechain = false): Record<string, unknown> => {
-    time += rnd.int(20, 4000);
-    const uuid = rnd.uuid();
-    const row = {
-      parentUuid: parent,
-      isSidechain: sidechain,
-      userType: "external",
-      cwd: ws,
-      sessionId,
-      version: "2.1.197",
-      gitBranch: "main",
-      type,
-      ...extra,
-      uuid,
-      timestamp: new Date(time).toISOString(),
-    };
-    if (!sidechain) parent = uuid;
-    return row;
-  };
-  const usage = (input: number, creation: number, read: number, output: number) => ({
-    input_tokens: input,
-    cache_creation_input_tokens: creation,
-    cache_read_input_tokens: read,
-    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: creation },
-    output_tokens: output,
-    service_tier: "standard",
-  });
   const projectFile = (): string => `${ws}/02-projects/${project}/${rnd.pick(PROJECT_FILES)}`;
   const anyFile = (): string => {
     const r = rnd.next();
@@ -247,8 +212,8 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
   ];
 
   function* compaction(): Generator<string> {
-    const logical = parent;
-    parent = null;
+    const logical = rows.parent;
+    rows.parent = null;
     const post = rnd.int(18_000, 40_000);
     yield line(envelope("system", {
       subtype: "compact_boundary",
@@ -279,15 +244,15 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
       toolUseID: "",
     }));
     context = post;
-    sinceCompaction = 0;
+    rows.sinceCompaction = 0;
   }
 
   let turn = 0;
-  while (bytes < target) {
+  while (rows.bytes < target) {
     turn++;
-    if (bytes >= settleAt) project = ACTIVE_PROJECT;
+    if (rows.bytes >= settleAt) project = ACTIVE_PROJECT;
     else if (turn % 15 === 0) project = rnd.pick(PROJECTS);
-    if (sinceCompaction >= compactEvery && bytes < target - compactEvery / 2) yield* compaction();
+    if (rows.sinceCompaction >= compactEvery && rows.bytes < target - compactEvery / 2) yield* compaction();
     const prompt = envelope("user", { message: { role: "user", content: `${words(rnd.int(4, 30))} in ${project}?` } });
     yield line({
       type: "file-history-snapshot",
@@ -333,7 +298,7 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
         }));
       }
       for (const call of calls) {
-        const caller = parent;
+        const caller = rows.parent;
         yield line(envelope("progress", {
           data: {
             type: "hook_progress",
@@ -449,23 +414,5 @@ export function* transcriptLines(options: TranscriptOptions): Generator<string, 
  * ```
  */
 export function writeTranscript(path: string, options: TranscriptOptions): number {
-  const fd = openSync(path, "w");
-  let written = 0;
-  let parts: string[] = [];
-  let size = 0;
-  try {
-    for (const piece of transcriptLines(options)) {
-      parts.push(piece);
-      size += piece.length;
-      if (size >= 4 << 20) {
-        written += writeSync(fd, parts.join(""));
-        parts = [];
-        size = 0;
-      }
-    }
-    if (parts.length > 0) written += writeSync(fd, parts.join(""));
-  } finally {
-    closeSync(fd);
-  }
-  return written;
+  return writeStream(path, transcriptLines(options));
 }

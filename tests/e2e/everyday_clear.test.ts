@@ -103,7 +103,9 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
     // Our SessionStart hook runs in parallel with the capture hook: give it time to finish.
     await new Promise((r) => setTimeout(r, 1500));
     let before = e.requests().length;
-    e.tmuxType(scripted(`What next? ${marker}`, [{ text: "Let's see." }]));
+    // /clear redraws the screen and keys typed meanwhile are lost: type until the text shows.
+    await e.tmuxSettle("a settled screen after /clear");
+    await e.tmuxTypeSeen(scripted(`What next? ${marker}`, [{ text: "Let's see." }]), marker);
     await e.waitFor(() => stops() >= 3, "the turn after /clear", 60_000);
     cleared = e.requests().slice(before).filter(isTurnRequest);
 
@@ -133,7 +135,9 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
       60_000,
     );
     await new Promise((r) => setTimeout(r, 1500));
-    e.tmuxType(scripted("Carry on.", [{ text: "Carrying on." }]));
+    const carryOn = `Carry on. [${nonce()}]`;
+    await e.tmuxSettle("a settled screen after /compact");
+    await e.tmuxTypeSeen(scripted(carryOn, [{ text: "Carrying on." }]), carryOn);
     await e.waitFor(() => stops() >= 5, "the turn after /compact", 60_000);
     const since = e.requests().slice(before);
     compactRequest = since.find((r) => r.kind === "compact-summary") ?? null;

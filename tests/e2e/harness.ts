@@ -518,7 +518,12 @@ export class E2e {
     if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
     await this.waitFor(() => /❯|>\s*$/m.test(this.tmuxScreen()), "the interactive prompt", 30_000);
     // 2.1.332 redraws its screen once more after the prompt first shows (startup notices), and
-    // keys typed meanwhile are lost: wait until the screen has not changed for a second.
+    // keys typed meanwhile are lost.
+    await this.tmuxSettle("a settled interactive screen");
+  }
+
+  /** Waits until the screen shows the prompt and has not changed for a second. */
+  async tmuxSettle(what: string, ms = 30_000): Promise<void> {
     let last = "";
     let since = Date.now();
     await this.waitFor(
@@ -530,8 +535,8 @@ export class E2e {
         }
         return /❯|>\s*$/m.test(now) && Date.now() - since >= 1000;
       },
-      "a settled interactive screen",
-      30_000,
+      what,
+      ms,
     );
   }
 
@@ -543,6 +548,25 @@ export class E2e {
   /** Types `text` and presses Enter. */
   tmuxType(text: string): void {
     spawnSync("tmux", ["-L", this.tmuxSocket!, "send-keys", "-l", text]);
+    spawnSync("sleep", ["0.4"]);
+    spawnSync("tmux", ["-L", this.tmuxSocket!, "send-keys", "Enter"]);
+  }
+
+  /**
+   * Types `text` until the screen shows `mark` (a part of it, such as a nonce), then presses
+   * Enter. Keys typed while the client redraws (after /model, for one) are lost without a trace;
+   * this types again, up to three times, when none of the text arrived.
+   */
+  async tmuxTypeSeen(text: string, mark: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      spawnSync("tmux", ["-L", this.tmuxSocket!, "send-keys", "-l", text]);
+      try {
+        await this.waitFor(() => this.tmuxScreen().includes(mark), `the typed text "${mark}"`, 5_000);
+        break;
+      } catch (err) {
+        if (attempt === 2) throw err;
+      }
+    }
     spawnSync("sleep", ["0.4"]);
     spawnSync("tmux", ["-L", this.tmuxSocket!, "send-keys", "Enter"]);
   }

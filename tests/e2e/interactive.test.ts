@@ -58,7 +58,9 @@ describe("interactive mode under the real Claude Code client (tmux)", {
     e.tmuxType("/clear");
     await e.waitFor(() => rows(`"hookName":"SessionStart:clear"`) >= 1, "SessionStart(clear)");
     const before = e.requests().length;
-    e.tmuxType(`What next? ${marker} <mock>[{"text":"Let's see."}]</mock>`);
+    // /clear redraws the screen and keys typed meanwhile are lost: type until the text shows.
+    await e.tmuxSettle("a settled screen after /clear");
+    await e.tmuxTypeSeen(`What next? ${marker} <mock>[{"text":"Let's see."}]</mock>`, marker);
     await e.waitFor(() => rows(`"subtype":"stop_hook_summary"`) >= 2, "the turn after /clear");
     cleared = e.requests().slice(before).filter(isTurnRequest);
     e.tmuxType("/exit");

@@ -28,7 +28,11 @@ describe("a model switch mid-session under the real Claude Code client (tmux)", 
     await e.tmuxStart(repo, { env: { ANTHROPIC_MODEL: "claude-opus-4-6[1m]" } });
     const turn = async (text: string, reply: string, usage?: number) => {
       const n = e.requests().length;
-      e.tmuxType(`${text} [${nonce()}] <mock>${JSON.stringify([{ text: reply, ...(usage ? { usage } : {}) }])}</mock>`);
+      const mark = nonce();
+      await e.tmuxTypeSeen(
+        `${text} [${mark}] <mock>${JSON.stringify([{ text: reply, ...(usage ? { usage } : {}) }])}</mock>`,
+        mark,
+      );
       // The prompt holds the reply's text too (in its script): wait for the answer's bullet.
       await e.waitFor(() => e.tmuxScreen().includes(`● ${reply}`), `the reply "${reply}"`, 60_000);
       return e.requests().slice(n).filter(isTurnRequest);
@@ -41,6 +45,8 @@ describe("a model switch mid-session under the real Claude Code client (tmux)", 
     await e.waitFor(() => /Switch model\?|Sonnet 4\.6/.test(e.tmuxScreen()), "the model switch", 30_000);
     if (e.tmuxScreen().includes("Switch model?")) e.tmuxType("");
     await e.waitFor(() => debugLog().includes("model switch: now"), "the PostModelSwitch hook", 30_000);
+    // The switch redraws the screen (its notices) and keys typed meanwhile are lost.
+    await e.tmuxSettle("a settled screen after the switch");
     afterSwitch = await turn("Go on.", "Going on.");
     // One session: its record is the one file named by a session id.
     const sessions = join(e.state, "sessions");

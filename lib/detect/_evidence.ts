@@ -12,6 +12,7 @@ import type { TranscriptContentBlock, TranscriptRow } from "../transcript/transc
 import { type ToolCall, toolCalls } from "../transcript/tool_calls.ts";
 import { isMainChainRow } from "../transcript/rows.ts";
 import { parseRow } from "../transcript/lines.ts";
+import { hasHighEscape, isAscii, parseLatin1Row, utf8OfLatin1 } from "../transcript/latin1_row.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
 
 /**
@@ -29,9 +30,13 @@ export interface CallEvidence {
   turn: number;
   /** `cwd` of the row that holds the call. */
   cwd?: string;
-  /** For {@linkcode RESULT_TOOLS}: the `tool_result` content as written. */
-  result?: unknown;
-  /** For {@linkcode RESULT_TOOLS}: `toolUseResult.filenames` when the client wrote it. */
+  /**
+   * For {@linkcode RESULT_TOOLS}: the text of the `tool_result` content (a string,
+   * or the text of each text block followed by a newline), cut to {@linkcode resultTextChars} of
+   * the tool: more than any reader of the evidence looks at.
+   */
+  resultText?: string;
+  /** Like {@linkcode resultText}: `toolUseResult.filenames` when the client wrote it. */
   resultFiles?: string[];
 }
 
@@ -133,6 +138,26 @@ export const MAX_TEXT_CHARS = 20_000;
  * newer; the working-set quality on the real transcripts (bench/detection-quality.ts) is the same.
  */
 export const MAX_TOTAL_TEXT_CHARS = 1_000_000;
+
+/** A search or shell result lists the files it found near its top: the working set reads this much of it. */
+export const MAX_RESULT_CHARS = 4000;
+/** A subagent's report is read this far, like any text ({@linkcode MAX_TEXT_CHARS}). */
+export const MAX_REPORT_CHARS = 20_000;
+
+/**
+ * How much of a result's text the evidence keeps for a call of `tool`: one character more than
+ * the working set reads ({@linkcode MAX_REPORT_CHARS} of a subagent's report,
+ * {@linkcode MAX_RESULT_CHARS} of anything else), so that it still sees whether the text was longer.
+ *
+ * @example
+ * ```ts
+ * resultTextChars("Agent"); // 20001
+ * resultTextChars("Bash"); // 4001
+ * ```
+ */
+export function resultTextChars(tool: string): number {
+  return (tool === "Task" || tool === "Agent" ? MAX_REPORT_CHARS : MAX_RESULT_CHARS) + 1;
+}
 
 /** Subagent calls kept; a subagent reading hundreds of files says little about each. */
 export const MAX_SUBAGENT_CALLS = 400;
@@ -360,9 +385,9 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
     const ev: CallEvidence = { call, age: out.calls.length, turn: pass.turn };
     if (cwd !== undefined) ev.cwd = cwd;
     if (RESULT_TOOLS.has(call.name)) {
-      const r = settle(pass, results.get(call.id), call.id);
+      const r = settle(pass, results.get(call.id), call.id, resultTextChars(call.name));
       if (r !== undefined) {
-        ev.result = r.content;
+        ev.resultText = r.text;
         if (r.files !== undefined) ev.resultFiles = r.files;
       }
     }
@@ -439,17 +464,28 @@ function addSnapshot(pass: Pass, row: TranscriptRow): void {
   }
 }
 
+/** A result as the evidence keeps it. */
+interface SettledResult {
+  text: string;
+  files?: string[];
+}
+
 /**
- * The result the eager pass would hold for `id`: the newest recorded entry that really records
- * it. A kept line is read again and parsed now and counts only if, as a row, it would have recorded `id` (a
- * main-chain `user` row with a `tool_result` block for it, the last such block winning); if not
- * (invalid, cut, a sidechain, another type), the entry it replaced is tried.
+ * The result the eager pass would hold for `id`, its text cut to `chars`: the newest recorded
+ * entry that really records it. A kept line is read again and parsed now and counts only if, as
+ * a row, it would have recorded `id` (a main-chain `user` row with a `tool_result` block for it,
+ * the last such block winning); if not (invalid, cut, a sidechain, another type), the entry it
+ * replaced is tried.
  */
-function settle(pass: Pass, entry: PendingResult | undefined, id: string): PendingResult | undefined {
+function settle(pass: Pass, entry: PendingResult | undefined, id: string, chars: number): SettledResult | undefined {
   for (let e = entry; e !== undefined; e = e.prev) {
-    if (e.at === undefined) return e;
+    if (e.at === undefined) return settled(cut(evidenceText(e.content), chars), e.files);
     const line = pass.lines?.readAt(e.at.offset, e.at.length);
-    const row = line === undefined ? undefined : parseRow(line);
+    if (line === undefined) continue;
+    // Read as Latin-1 (half the memory of a non-ASCII line: lib/transcript/latin1_row.ts) and the
+    // kept text mended, unless the two readings could differ; then as UTF-8.
+    const latin1 = isAscii(id) && !hasHighEscape(line);
+    const row = latin1 ? parseLatin1Row(line) : parseRow(line);
     if (row === undefined || !isMainChainRow(row) || row.type !== "user") continue;
     const content = row.message?.content;
     if (!Array.isArray(content)) continue;
@@ -461,9 +497,34 @@ function settle(pass: Pass, entry: PendingResult | undefined, id: string): Pendi
     }
     if (found === undefined) continue;
     const files = resultFilenames(row.toolUseResult);
-    return files === undefined ? { content: found.content } : { content: found.content, files };
+    if (!latin1) return settled(cut(evidenceText(found.content), chars), files);
+    // A character of the UTF-8 reading takes at most 3 bytes (or 4 for 2 UTF-16 units), and only
+    // the last 3 bytes of a cut can decode differently: 3 * chars + 6 bytes give the first `chars` exactly.
+    const text = utf8OfLatin1(cut(evidenceText(found.content), 3 * chars + 6));
+    return settled(cut(text, chars), files?.map(utf8OfLatin1));
   }
   return undefined;
+}
+
+function settled(text: string, files: string[] | undefined): SettledResult {
+  return files === undefined ? { text } : { text, files };
+}
+
+function cut(text: string, chars: number): string {
+  return text.length > chars ? text.slice(0, chars) : text;
+}
+
+/** The text of a result's content: the string, or the text of each text block followed by a newline. */
+function evidenceText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let out = "";
+  for (const block of content) {
+    if (typeof block === "object" && block !== null && typeof (block as { text?: unknown }).text === "string") {
+      out += (block as { text: string }).text + "\n";
+    }
+  }
+  return out;
 }
 
 /** Holds one text (cut to {@linkcode MAX_TEXT_CHARS}) while the pass holds fewer than {@linkcode MAX_TOTAL_TEXT_CHARS}. */

@@ -1,5 +1,11 @@
 import type { TranscriptRow } from "../transcript/transcript_row.ts";
-import { type CallEvidence, type DetectionEvidence, type TextEvidence } from "./_evidence.ts";
+import {
+  type CallEvidence,
+  type DetectionEvidence,
+  MAX_REPORT_CHARS,
+  MAX_RESULT_CHARS,
+  type TextEvidence,
+} from "./_evidence.ts";
 import { decay, type DetectionSource, evidenceOf, round3 } from "./_source.ts";
 import {
   baseName,
@@ -185,10 +191,6 @@ const IDENTIFIER = /\b(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z][a-z0-9]*(?:[_-][a-z0-9]+)
 const MIN_NAME_KEY = 6;
 /** Results listing more files than this are read only this far. */
 const MAX_RESULT_FILES = 20;
-/** A subagent's report is read this far, like any text (`MAX_TEXT_CHARS` of the evidence). */
-const MAX_REPORT_CHARS = 20_000;
-/** A search or shell result lists the files it found near its top: only its head is read. */
-const MAX_RESULT_CHARS = 4000;
 /** Path mentions kept from one text: a pasted listing says little about each file in it. */
 const MAX_TEXT_MENTIONS = 200;
 /**
@@ -347,7 +349,7 @@ export function workingSet(
     if (SUBAGENT_TOOLS.has(name) && rule("subagent")) {
       const prompt = call.input.prompt;
       if (typeof prompt === "string") mention(prompt, dir, w.delegated * d, age < 3 ? "plan" : "mentioned", age);
-      const report = resultText(ev.result);
+      const report = ev.resultText ?? "";
       if (report !== "") {
         mention(
           report.length > MAX_REPORT_CHARS ? report.slice(0, MAX_REPORT_CHARS) : report,
@@ -357,8 +359,8 @@ export function workingSet(
           age,
         );
       }
-    } else if ((ev.result !== undefined || ev.resultFiles !== undefined) && name !== "TaskCreate") {
-      const files = resultFiles(ev.resultFiles, ev.result, SEARCH_TOOLS.has(name));
+    } else if ((ev.resultText !== undefined || ev.resultFiles !== undefined) && name !== "TaskCreate") {
+      const files = resultFiles(ev.resultFiles, ev.resultText ?? "", SEARCH_TOOLS.has(name));
       for (const p of files) {
         mentions.push({ token: p, cwd: dir, weight: w.searchResult * d, reason: "search-result", age });
       }
@@ -579,7 +581,7 @@ function openTasks(calls: readonly CallEvidence[]): TaskList | undefined {
   return {
     age,
     get(ev: CallEvidence): string | undefined {
-      const id = taskId(ev.result);
+      const id = taskId(ev.resultText ?? "");
       const s = id === undefined ? "pending" : status.get(id) ?? "pending";
       return s === "deleted" ? undefined : s;
     },
@@ -588,8 +590,8 @@ function openTasks(calls: readonly CallEvidence[]): TaskList | undefined {
 
 const TASK_ID = /Task #(\w+)/;
 
-function taskId(result: unknown): string | undefined {
-  const m = TASK_ID.exec(resultText(result).slice(0, 200));
+function taskId(result: string): string | undefined {
+  const m = TASK_ID.exec(result.slice(0, 200));
   return m === null ? undefined : m[1];
 }
 
@@ -603,10 +605,9 @@ function taskText(input: Record<string, unknown>): string {
 }
 
 /** The files listed by a search or shell result, at most {@linkcode MAX_RESULT_FILES}. */
-function resultFiles(files: string[] | undefined, content: unknown, lines: boolean): string[] {
+function resultFiles(files: string[] | undefined, full: string, lines: boolean): string[] {
   if (files !== undefined && files.length > 0) return files.slice(0, MAX_RESULT_FILES);
   const list: string[] = [];
-  const full = resultText(content);
   if (full === "") return list;
   // A long log lists its files early or not usefully at all.
   // Cut at a line end, so that no path is cut in two (`explain.g`).
@@ -630,18 +631,6 @@ function resultFiles(files: string[] | undefined, content: unknown, lines: boole
     });
   }
   return list;
-}
-
-function resultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let out = "";
-  for (const block of content) {
-    if (typeof block === "object" && block !== null && typeof (block as { text?: unknown }).text === "string") {
-      out += (block as { text: string }).text + "\n";
-    }
-  }
-  return out;
 }
 
 /**

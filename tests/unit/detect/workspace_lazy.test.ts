@@ -253,6 +253,90 @@ function hostileTranscript(seed: number): string {
   return lines.join(rnd() < 0.5 ? "\n" : "\r\n") + "\n";
 }
 
+// --- Result lines read as Latin-1 (lib/transcript/latin1_row.ts) ---------------------------
+
+/** Raw pieces a string of a result line may hold, as bytes: valid and invalid UTF-8, escapes. */
+const RAW_PIECES: readonly Buffer[] = [
+  Buffer.from("plain /w/02-projects/p1/a.md "),
+  Buffer.from("café 日本語 🚀 → €"),
+  Buffer.from([0xc3]), // a lead byte alone
+  Buffer.from([0xe2, 0x82]), // a sequence cut short
+  Buffer.from([0xff, 0x80, 0xbf]), // never valid
+  Buffer.from([0xed, 0xa0, 0x80]), // a surrogate encoded
+  Buffer.from([0xf0, 0x9f, 0x9a]), // a cut emoji
+  Buffer.from("\\\\u00e9"), // an escaped backslash, then the letters
+  Buffer.from("\\u001b[31m red"), // an escape to ASCII
+  Buffer.from('\\n\\t\\"\\\\'),
+  Buffer.from("\\u00e9"), // an escape above ASCII: read as UTF-8
+  Buffer.from("\\ud83d\\ude80"), // a surrogate pair escaped
+  Buffer.from("\\ud800"), // a lone surrogate escaped
+  Buffer.from([0xc3, 0x5c, 0x6e]), // a lead byte, then an escape
+];
+/**
+ * Longer than the evidence keeps of a result, in characters and in bytes; three bytes a character
+ * where the cut falls (the most UTF-8 takes for one UTF-16 unit).
+ */
+const LONG_PIECE = Buffer.from("€".repeat(4500) + "é€🚀\\n".repeat(300));
+
+/** A string of 1-4 random pieces, quoted, as bytes. */
+function rawString(rnd: () => number): Buffer {
+  const parts: Buffer[] = [Buffer.from('"')];
+  if (rnd() < 0.04) parts.push(LONG_PIECE);
+  for (let k = 1 + Math.floor(rnd() * 4); k > 0; k--) parts.push(RAW_PIECES[Math.floor(rnd() * RAW_PIECES.length)]);
+  if (rnd() < 0.04) parts.push(LONG_PIECE, RAW_PIECES[Math.floor(rnd() * RAW_PIECES.length)]);
+  parts.push(Buffer.from('"'));
+  return Buffer.concat(parts);
+}
+
+/** `template` with each `@S@` replaced by a raw string. */
+function rawLine(template: string, rnd: () => number): Buffer {
+  const parts = template.split('"@S@"');
+  const out: Buffer[] = [];
+  parts.forEach((p, k) => {
+    if (k > 0) out.push(rawString(rnd));
+    out.push(Buffer.from(p));
+  });
+  return Buffer.concat(out);
+}
+
+/** A transcript (oldest first) of Bash and Grep calls whose results hold raw bytes in every string the pass keeps. */
+function rawTranscript(seed: number): Buffer {
+  const rnd = createRandom(seed * 7919);
+  const lines: Buffer[] = [];
+  let i = 1;
+  for (let n = 0; n < 25; n++) {
+    const id = `toolu_${seed}_${n}`;
+    lines.push(Buffer.from(callRow(id, rnd() < 0.5 ? "Bash" : "Grep", i++)));
+    // Strings and text blocks (the lazy shapes), and blocks only the parse reads.
+    const content = ([
+      "@S@",
+      [{ type: "text", text: "@S@" }, { type: "text", text: "@S@" }],
+      [{ type: "text", text: "@S@", __proto__x: "@S@" }],
+      [{ text: "@S@", type: "text" }],
+    ] as unknown[])[Math.floor(rnd() * 4)];
+    let tur: unknown = rnd() < 0.5
+      ? { filenames: ["@S@", "/w/02-projects/p1/b.md", "@S@"] }
+      : { stdout: "@S@", stderr: "" };
+    if (rnd() < 0.15) tur = { ["t\u00e9st"]: 1, filenames: ["@S@"] };
+    let json = JSON.stringify(
+      env(
+        "user",
+        { message: { role: "user", content: [resultBlock(id, content, rnd() < 0.2)] }, toolUseResult: tur },
+        i++,
+      ),
+    );
+    json = json.replace('"__proto__x"', '"__proto__"');
+    // Now and then a key only the UTF-8 reading merges, or raw bytes where JSON allows none.
+    const r = rnd();
+    if (r < 0.08) json = json.slice(0, -1) + ',"toolUseResult":{"filenames":["@S@"]}}';
+    else if (r < 0.12) json = json.slice(0, -1) + ',"caf\u00e9":1,"café":2}';
+    const line = rawLine(json, rnd);
+    lines.push(r >= 0.12 && r < 0.15 ? Buffer.concat([line.subarray(0, -1), Buffer.from([0x2c, 0xc3, 0x7d])]) : line);
+  }
+  lines.push(Buffer.from(JSON.stringify(env("user", { message: { role: "user", content: "Newest prompt" } }, i++))));
+  return Buffer.concat(lines.flatMap((l) => [l, Buffer.from("\n")]));
+}
+
 describe("collectEvidenceFromLines()", () => {
   test("collectEvidenceFromLines() finds the eager evidence on every captured, public and local fixture transcript", () => {
     const files = ["claude-code-2.1.197", "public", "transcripts", "detection"].flatMap((d) =>
@@ -281,7 +365,9 @@ describe("collectEvidenceFromLines()", () => {
         const { evidence } = lazy(path, CASES[0].budget, CASES[0].chunk);
         seen.subagentCalls += evidence.subagentCalls.length;
         seen.trackedFiles += evidence.trackedFiles.length;
-        seen.taskCreates += evidence.calls.filter((c) => c.call.name === "TaskCreate" && c.result !== undefined).length;
+        seen.taskCreates += evidence.calls.filter((c) =>
+          c.call.name === "TaskCreate" && c.resultText !== undefined
+        ).length;
         if (evidence.slug !== undefined) seen.slugs++;
       }
     });
@@ -327,6 +413,26 @@ describe("collectEvidenceFromLines()", () => {
         assertSame(path, `hostile seed ${seed}`);
       }
     });
+  });
+
+  test("collectEvidenceFromLines() finds the eager evidence on result lines of raw, invalid and escaped bytes", () => {
+    let lazyLines = 0;
+    let kept = 0;
+    withTempDir((dir) => {
+      for (let seed = 1; seed <= 60; seed++) {
+        const path = join(dir, `r${seed}.jsonl`);
+        const text = rawTranscript(seed);
+        writeFileSync(path, text);
+        assertSame(path, `raw seed ${seed}`);
+        for (const line of text.toString("latin1").split("\n")) {
+          if (line !== "" && toolResultLineIds(Buffer.from(line, "latin1")) !== undefined) lazyLines++;
+        }
+        kept += lazy(path, 8 << 20, 65_536).evidence.calls.filter((c) => c.resultText !== undefined).length;
+      }
+    });
+    // Most result lines must take the lazy path, and most calls keep a result, or this proves little.
+    assert.ok(lazyLines > 60 * 25 * 0.4, `only ${lazyLines} lines kept for later`);
+    assert.ok(kept > 60 * 25 * 0.5, `only ${kept} results kept`);
   });
 
   test("detectWorkspace() gives the eager detection on a hostile transcript", () => {

@@ -21,6 +21,17 @@ import { toolResultLineIds } from "../transcript/tool_result_line.ts";
  */
 export const RESULT_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS", "Task", "Agent", "Bash", "TaskCreate"]);
 
+/**
+ * Shell results are kept for the newest 36 tool calls only: three half-lives of the working set's
+ * evidence, beyond which the paths they name weigh under an eighth of the newest. On the
+ * development set and the public transcripts the rankings are the same with 30, 36 or 50 calls'
+ * shell results as with all 100 (one session lists a file fewer; bench/detection-quality.ts,
+ * docs/detection.md), and a shell result is the longest line PreCompact reads again and parses.
+ * Search results (`Grep`, `Glob`, `LS`) are shorter and are all kept: cutting them at 36 or 48
+ * calls lost a file of the development set's top 20.
+ */
+export const SHELL_RESULT_CALLS = 36;
+
 /** One tool call with where it sits. */
 export interface CallEvidence {
   call: ToolCall;
@@ -31,7 +42,8 @@ export interface CallEvidence {
   /** `cwd` of the row that holds the call. */
   cwd?: string;
   /**
-   * For {@linkcode RESULT_TOOLS}: the text of the `tool_result` content (a string,
+   * For {@linkcode RESULT_TOOLS} (`Bash` among the newest {@linkcode SHELL_RESULT_CALLS} calls
+   * only): the text of the `tool_result` content (a string,
    * or the text of each text block followed by a newline), cut to {@linkcode resultTextChars} of
    * the tool: more than any reader of the evidence looks at.
    */
@@ -384,7 +396,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
     pass.seen.add(call.id);
     const ev: CallEvidence = { call, age: out.calls.length, turn: pass.turn };
     if (cwd !== undefined) ev.cwd = cwd;
-    if (RESULT_TOOLS.has(call.name)) {
+    if (RESULT_TOOLS.has(call.name) && (ev.age < SHELL_RESULT_CALLS || call.name !== "Bash")) {
       const r = settle(pass, results.get(call.id), call.id, resultTextChars(call.name));
       if (r !== undefined) {
         ev.resultText = r.text;

@@ -14,7 +14,11 @@ import {
   collectEvidence,
   collectEvidenceFromLines,
   type DetectionEvidence,
+  MAX_REPORT_CHARS,
+  MAX_RESULT_CHARS,
   MAX_TOTAL_TEXT_CHARS,
+  resultTextChars,
+  SHELL_RESULT_CALLS,
 } from "../../../lib/detect/_evidence.ts";
 import type { TranscriptRow } from "../../../lib/transcript/transcript_row.ts";
 import { toolResultLineIds } from "../../../lib/transcript/tool_result_line.ts";
@@ -525,5 +529,55 @@ describe("the cap on text evidence", () => {
     assert.ok(!ev.texts.some((t) => t.text === "older prompt"));
     assert.equal(ev.calls.length, 1, "tool calls are still collected");
     assert.equal(ev.calls[0].turn, 1, "the prompt past the cap still counts as a turn");
+  });
+});
+
+describe("what the evidence keeps of a result", () => {
+  /** Rows newest first: for each of `names` (newest first) a result row, then its call. */
+  function callsWithResults(names: string[], text: (i: number) => string): TranscriptRow[] {
+    const rows: TranscriptRow[] = [];
+    names.forEach((name, i) => {
+      rows.push({
+        type: "user",
+        sessionId: "s",
+        cwd: "/w",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: text(i) }] },
+      } as TranscriptRow);
+      rows.push({
+        type: "assistant",
+        sessionId: "s",
+        cwd: "/w",
+        message: { role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name, input: { command: "ls" } }] },
+      } as TranscriptRow);
+    });
+    return rows;
+  }
+
+  test(`shell results only for the newest ${SHELL_RESULT_CALLS} calls; search, subagent and task results at any age`, () => {
+    // Shell calls on both sides of the cut, the others before and after it.
+    const names = Array.from(
+      { length: 90 },
+      (_, i) => Math.abs(i - SHELL_RESULT_CALLS) <= 2 ? "Bash" : ["Bash", "Grep", "Agent", "TaskCreate", "Bash"][i % 5],
+    );
+    const ev = collectEvidence(callsWithResults(names, (i) => `/w/f${i}.ts`));
+    assert.equal(ev.calls.length, 90);
+    for (const c of ev.calls) {
+      const kept = c.call.name !== "Bash" || c.age < SHELL_RESULT_CALLS;
+      assert.equal(c.resultText, kept ? `/w/f${c.age}.ts` : undefined, `${c.call.name} at ${c.age}`);
+    }
+  });
+
+  test("a result is cut one character past what the working set reads", () => {
+    const long = (i: number) => `${i} ${"a/b.ts\n".repeat(5000)}`;
+    const ev = collectEvidence(callsWithResults(["Bash", "Grep", "Agent", "Task", "TaskCreate"], long));
+    const lengths = Object.fromEntries(ev.calls.map((c) => [c.call.name, c.resultText?.length]));
+    assert.deepEqual(lengths, {
+      Bash: resultTextChars("Bash"),
+      Grep: MAX_RESULT_CHARS + 1,
+      Agent: MAX_REPORT_CHARS + 1,
+      Task: MAX_REPORT_CHARS + 1,
+      TaskCreate: MAX_RESULT_CHARS + 1,
+    });
+    assert.ok(ev.calls.every((c) => long(c.age).startsWith(c.resultText!)));
   });
 });

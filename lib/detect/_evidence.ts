@@ -134,12 +134,12 @@ export interface CollectEvidenceOptions {
 }
 
 /**
- * Older calls weigh less than 1/300 of the newest ones with the default half-lives, and the
- * working set's recall on the development set is the same from 75 to 150 calls
- * (bench/detection-quality.ts; docs/detection.md, "What is read"): 100 keeps a margin, and every
- * call fewer is transcript PreCompact does not parse.
+ * Older calls weigh less than 1/100 of the newest ones with the default half-lives, and
+ * bench/detection-quality.ts prints the same tables, to the last session, with 75, 80 or 100
+ * calls (docs/detection.md, "What is read"); 70 loses one file. 80 keeps a margin, and every call
+ * fewer is transcript PreCompact does not parse.
  */
-export const DEFAULT_MAX_CALLS = 100;
+export const DEFAULT_MAX_CALLS = 80;
 /** Texts are cut here: a pasted log does not need to be read whole. */
 export const MAX_TEXT_CHARS = 20_000;
 /**

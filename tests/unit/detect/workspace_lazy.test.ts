@@ -556,11 +556,11 @@ describe("what the evidence keeps of a result", () => {
   test(`shell results only for the newest ${SHELL_RESULT_CALLS} calls; search, subagent and task results at any age`, () => {
     // Shell calls on both sides of the cut, the others before and after it.
     const names = Array.from(
-      { length: 90 },
+      { length: 70 },
       (_, i) => Math.abs(i - SHELL_RESULT_CALLS) <= 2 ? "Bash" : ["Bash", "Grep", "Agent", "TaskCreate", "Bash"][i % 5],
     );
     const ev = collectEvidence(callsWithResults(names, (i) => `/w/f${i}.ts`));
-    assert.equal(ev.calls.length, 90);
+    assert.equal(ev.calls.length, 70);
     for (const c of ev.calls) {
       const kept = c.call.name !== "Bash" || c.age < SHELL_RESULT_CALLS;
       assert.equal(c.resultText, kept ? `/w/f${c.age}.ts` : undefined, `${c.call.name} at ${c.age}`);

@@ -466,6 +466,15 @@ describe("toolResultLineIds()", () => {
     const two =
       `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"a","type":"tool_result","content":"x","is_error":true},{"tool_use_id":"b","type":"tool_result","content":""}]},"cwd":"/w"}`;
     assert.deepEqual(toolResultLineIds(line(two)), ["a", "b"]);
+    // Ids of every length up to 200 characters, first and second block, with and without the flag.
+    for (const n of [1, 30, 60, 100, 127, 128, 150, 199, 200]) {
+      const a = "a".repeat(n);
+      const b = "b".repeat(n);
+      const both =
+        `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"${a}","type":"tool_result","content":"x","is_error":false},{"tool_use_id":"${b}","type":"tool_result","content":"y"}]}}`;
+      assert.deepEqual(toolResultLineIds(line(both)), [a, b], `ids of ${n}`);
+    }
+    assert.equal(toolResultLineIds(line(common("a".repeat(201), "x"))), undefined);
   });
 
   test("toolResultLineIds() leaves to the parser every line whose bytes do not prove it", () => {

@@ -9,7 +9,7 @@
 import type { Buffer } from "node:buffer";
 import type { ReverseByteLines } from "../transcript/lines.ts";
 import type { TranscriptContentBlock, TranscriptRow } from "../transcript/transcript_row.ts";
-import { type ToolCall, toolCalls } from "../transcript/tool_calls.ts";
+import { rowToolCalls, type ToolCall } from "../transcript/tool_calls.ts";
 import { isMainChainRow } from "../transcript/rows.ts";
 import { parseRow } from "../transcript/lines.ts";
 import { hasHighEscape, isAscii, parseLatin1Row, utf8OfLatin1 } from "../transcript/latin1_row.ts";
@@ -391,7 +391,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
     }
   }
   if (said !== "") addText(pass, "assistant", said, pass.turn, cwd);
-  for (const call of toolCalls([row])) {
+  for (const call of rowToolCalls(row)) {
     if (pass.seen.has(call.id)) continue;
     pass.seen.add(call.id);
     const ev: CallEvidence = { call, age: out.calls.length, turn: pass.turn };
@@ -451,7 +451,7 @@ function addSubagentCalls(pass: Pass, row: TranscriptRow): void {
   const out = pass.out;
   if (out.subagentCalls.length >= MAX_SUBAGENT_CALLS) return;
   const main: TranscriptRow = row.isSidechain === true ? { ...row, isSidechain: false } : row;
-  for (const call of toolCalls([main])) {
+  for (const call of rowToolCalls(main)) {
     if (pass.subagentSeen.has(call.id) || out.subagentCalls.length >= MAX_SUBAGENT_CALLS) continue;
     pass.subagentSeen.add(call.id);
     const ev: SubagentCallEvidence = { call, age: out.calls.length };

@@ -1,5 +1,5 @@
 import type { TranscriptRow } from "../transcript/transcript_row.ts";
-import { toolCalls } from "../transcript/tool_calls.ts";
+import { rowToolCalls } from "../transcript/tool_calls.ts";
 import { safeFilePath } from "./_paths.ts";
 import { toolResults } from "./_results.ts";
 
@@ -44,7 +44,7 @@ export const MAX_EDITED_FILES = 200;
 /** Distinct files tracked while reading. */
 const MAX_TRACKED = 5000;
 const MAX_FAILED = 10_000;
-const EDIT_TOOLS: readonly string[] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+const EDIT_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 interface Found {
   /** As the transcript names it (absolute, or relative to `base`). */
@@ -90,7 +90,7 @@ export function editedFileTracker(options: EditedFilesOptions = {}): EditedFileT
     }
   };
   const addCalls = (row: TranscriptRow, cwd: string | undefined) => {
-    for (const call of toolCalls([row], { names: EDIT_TOOLS })) {
+    for (const call of rowToolCalls(row, EDIT_TOOLS)) {
       const created = creates.delete(call.id);
       if (failed.delete(call.id)) continue;
       const raw = typeof call.input.file_path === "string" ? call.input.file_path : call.input.notebook_path;

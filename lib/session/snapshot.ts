@@ -11,7 +11,7 @@ import {
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "../transcript/scan_transcript.ts";
 import { isCompactBoundaryRow } from "../transcript/rows.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
-import { toolCalls } from "../transcript/tool_calls.ts";
+import { rowToolCalls } from "../transcript/tool_calls.ts";
 import { detectWorkspace, type LineObserver } from "../detect/workspace.ts";
 import { redact } from "../redact/redact.ts";
 import { activityMark, attachedFile, isActivityRow } from "./_activity.ts";
@@ -131,7 +131,7 @@ export interface BuildSessionSnapshotOptions {
 
 /** How many files Claude Code re-attaches after a compaction. */
 export const REATTACHED_FILES = 5;
-const FILE_TOOLS: readonly string[] = ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"];
+const FILE_TOOLS: ReadonlySet<string> = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const MAX_CWD_CHARS = 4096;
 /**
  * What a line must hold to concern the task list or the edited files, whatever its formatting: the
@@ -377,7 +377,7 @@ function recentFileTracker() {
       }
       if (row.type !== "assistant") return;
       const base = typeof row.cwd === "string" && row.cwd !== "" ? row.cwd : undefined;
-      for (const call of toolCalls([row], { names: FILE_TOOLS })) {
+      for (const call of rowToolCalls(row, FILE_TOOLS)) {
         if (failed.delete(call.id)) continue;
         const raw = typeof call.input.file_path === "string" ? call.input.file_path : call.input.notebook_path;
         if (typeof raw !== "string" || raw === "" || seen.has(raw) || recent.length >= REATTACHED_FILES) continue;

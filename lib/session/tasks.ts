@@ -1,5 +1,5 @@
 import type { TranscriptRow } from "../transcript/transcript_row.ts";
-import { toolCalls } from "../transcript/tool_calls.ts";
+import { rowToolCalls } from "../transcript/tool_calls.ts";
 import { resultText, toolResults } from "./_results.ts";
 import { safeText } from "../redact/quote_line.ts";
 
@@ -70,7 +70,7 @@ const MAX_FAILED = 10_000;
 const MAX_BLOCKERS = 20;
 const MAX_ACTIVE_FORM = 200;
 const STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed", "deleted"]);
-const TASK_TOOLS: readonly string[] = ["TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "TodoWrite"];
+const TASK_TOOLS: ReadonlySet<string> = new Set(["TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "TodoWrite"]);
 const CREATED = /^Task #([\w-]{1,64}) created successfully/;
 
 interface Entry {
@@ -181,7 +181,7 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
   };
 
   const addCalls = (row: TranscriptRow) => {
-    for (const call of toolCalls([row], { names: TASK_TOOLS })) {
+    for (const call of rowToolCalls(row, TASK_TOOLS)) {
       const outcome = outcomes.get(call.id);
       outcomes.delete(call.id);
       if (failed.delete(call.id)) continue;

@@ -82,6 +82,44 @@ export function* toolCalls(
   }
 }
 
+const NO_CALLS: readonly ToolCall[] = Object.freeze([]);
+
+/**
+ * {@linkcode toolCalls} of one row, as an array (shared and empty when it has none): what a pass
+ * that meets each row once asks, without the generator and sets `toolCalls` makes per call.
+ * `names` is a set made once by the caller.
+ *
+ * @example
+ * ```ts
+ * const EDITS = new Set(["Edit", "Write"]);
+ * for (const call of rowToolCalls(row, EDITS)) console.log(call.name, call.filePaths);
+ * ```
+ */
+export function rowToolCalls(row: TranscriptRow, names?: ReadonlySet<string>): readonly ToolCall[] {
+  if (row.type !== "assistant" || !isMainChainRow(row)) return NO_CALLS;
+  const content = row.message?.content;
+  if (!Array.isArray(content)) return NO_CALLS;
+  let out: ToolCall[] | undefined;
+  // Made at the second call only: a row holds one call, or a few.
+  let seen: Set<string> | undefined;
+  for (let i = content.length - 1; i >= 0; i--) {
+    const block = content[i];
+    if (typeof block !== "object" || block === null || block.type !== "tool_use") continue;
+    const { id, name } = block;
+    if (typeof id !== "string" || typeof name !== "string") continue;
+    if (names !== undefined && !names.has(name)) continue;
+    if (out === undefined) {
+      out = [toToolCall(id, name, block.input, row)];
+      continue;
+    }
+    seen ??= new Set([out[0].id]);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push(toToolCall(id, name, block.input, row));
+  }
+  return out ?? NO_CALLS;
+}
+
 function toToolCall(id: string, name: string, rawInput: unknown, row: TranscriptRow): ToolCall {
   const input = typeof rawInput === "object" && rawInput !== null && !Array.isArray(rawInput)
     ? rawInput as Record<string, unknown>

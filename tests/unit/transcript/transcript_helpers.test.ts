@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { scanTranscript } from "../../../lib/transcript/scan_transcript.ts";
 import { mainChainRows } from "../../../lib/transcript/main_chain_rows.ts";
 import { assistantMessages } from "../../../lib/transcript/assistant_messages.ts";
-import { toolCalls } from "../../../lib/transcript/tool_calls.ts";
+import { rowToolCalls, toolCalls } from "../../../lib/transcript/tool_calls.ts";
 import { lastCompactBoundary } from "../../../lib/transcript/last_compact_boundary.ts";
 import type { TranscriptRow } from "../../../lib/transcript/transcript_row.ts";
 import { containsAny, needle, reverseLines, reverseTextLines } from "../../../lib/transcript/lines.ts";
@@ -153,6 +153,45 @@ describe("toolCalls()", () => {
     assert.deepEqual(all[3].filePaths, ["D:\\x y\\z.txt", "./a/b.ts"]);
     assert.deepEqual(all[3].normalizedPaths, ["d:/x y/z.txt", "./a/b.ts"]);
     assert.deepEqual([...toolCalls(input, { names: ["Edit", "NotebookEdit"] })].map((c) => c.id), ["t3", "t2"]);
+  });
+
+  test("rowToolCalls() gives toolCalls() of the one row, with and without names, on every fixture row", () => {
+    const sets: (readonly string[] | undefined)[] = [undefined, ["Edit", "Write", "MultiEdit", "NotebookEdit"], [
+      "Read",
+    ]];
+    let compared = 0;
+    const dir = join(import.meta.dirname!, "..", "..", "fixtures");
+    const files = [PUBLIC, CC].flatMap((d) =>
+      readdirSync(d).filter((n) => n.endsWith(".jsonl")).map((n) => join(d, n))
+    );
+    assert.ok(files.length >= 10 && existsSync(dir), `only ${files.length} fixture transcripts`);
+    // Rows that repeat an id within the row, or hold nothing but broken blocks.
+    const dup: TranscriptRow = {
+      type: "assistant",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "a", name: "Read", input: { file_path: "/1" } },
+          { type: "tool_use", id: "b", name: "Read", input: { file_path: "/2" } },
+          { type: "tool_use", id: "a", name: "Read", input: { file_path: "/3" } },
+          { type: "tool_use", id: 7, name: "Read" },
+          null,
+        ] as never,
+      },
+    };
+    const extra: TranscriptRow[] = [dup, { ...dup, isSidechain: true }, {
+      type: "assistant",
+      message: { content: "x" },
+    }];
+    for (const row of [...files.flatMap((f) => rows(f)), ...extra]) {
+      for (const names of sets) {
+        const want = [...toolCalls([row], names === undefined ? {} : { names })];
+        assert.deepEqual([...rowToolCalls(row, names === undefined ? undefined : new Set(names))], want);
+        compared += want.length;
+      }
+    }
+    assert.ok(compared > 200, `only ${compared} calls compared`);
+    assert.deepEqual(rowToolCalls(dup).map((c) => c.filePaths[0]), ["/3", "/2"]);
   });
 });
 

@@ -14,6 +14,7 @@ import { isMainChainRow } from "../transcript/rows.ts";
 import { parseRow } from "../transcript/lines.ts";
 import { hasHighEscape, isAscii, parseLatin1Row, utf8OfLatin1 } from "../transcript/latin1_row.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
+import { isInertLine } from "../transcript/inert_line.ts";
 
 /**
  * Tools whose result is kept: those that list files the agent may act on next, and `TaskCreate`,
@@ -225,9 +226,11 @@ export interface LineObserver {
   /**
    * Whether the row of `line` is wanted (asked once per line, before any older line).
    * `resultOnly` tells, when the pass knows it, whether the line can only record tool results
-   * ({@linkcode toolResultLineIds}); undefined when the pass did not look.
+   * ({@linkcode toolResultLineIds}); `inert`, whether it can change nothing once the session's
+   * `cwd`, id and newest activity are known ({@linkcode isInertLine}); undefined when the pass did
+   * not look.
    */
-  wants(line: Buffer, resultOnly: boolean | undefined): boolean;
+  wants(line: Buffer, resultOnly: boolean | undefined, inert: boolean | undefined): boolean;
   /** The row of a wanted line. */
   row(row: TranscriptRow): void;
   /** True once no older line can matter to it: the pass then ends with the evidence. Default: never. */
@@ -239,7 +242,8 @@ export interface LineObserver {
  * gives them), with the same result: a line that can only record tool results
  * ({@linkcode toolResultLineIds}) is not parsed; its place in the file is kept under its ids, and
  * it is read again and parsed only when a call of {@linkcode RESULT_TOOLS} asks for one of them.
- * Every other line is parsed as `scanTranscript` would. Until the newest main-chain rows have
+ * A line that can change nothing ({@linkcode isInertLine}: a hook's progress row, …) is not
+ * parsed either. Every other line is parsed as `scanTranscript` would. Until the newest main-chain rows have
  * given `cwd` and `sessionId`, every line is parsed. Reads `lines` until it gives undefined or the
  * evidence is complete, or with an `observer`, until the observer is done too (it gets the rows it
  * wants; a line is parsed once for both). Closing `lines` is the caller's.
@@ -257,8 +261,9 @@ export function collectEvidenceFromLines(
     // Looked at once, for the pass and its observer.
     const lazy = !complete && out.cwd !== undefined && out.sessionId !== undefined;
     const ids = lazy ? toolResultLineIds(line) : undefined;
-    const wanted = observer !== undefined && observer.wants(line, lazy ? ids !== undefined : undefined);
-    if (complete) {
+    const inert = lazy && ids === undefined ? isInertLine(line) : undefined;
+    const wanted = observer !== undefined && observer.wants(line, lazy ? ids !== undefined : undefined, inert);
+    if (complete || inert === true) {
       if (!wanted) continue;
     } else if (!wanted && ids !== undefined) {
       const at = { offset: lines.lineStart(), length: line.length };

@@ -11,6 +11,7 @@ import {
 import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "../transcript/scan_transcript.ts";
 import { isCompactBoundaryRow } from "../transcript/rows.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
+import { isInertLine } from "../transcript/inert_line.ts";
 import { rowToolCalls } from "../transcript/tool_calls.ts";
 import { detectWorkspace, type LineObserver } from "../detect/workspace.ts";
 import { redact } from "../redact/redact.ts";
@@ -213,11 +214,13 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   // the lines that can concern the tasks or the edited files, until the join. A line that can only
   // record tool results is never a typed request: once the newest activity and `cwd` are known, it
   // is read as in the late phase (its results matter only through the needles: an error, a task
-  // created, a file created).
+  // created, a file created). From then on an inert line (a hook's progress row, …) is never read.
   const observer: LineObserver = {
-    wants: (line, resultOnly) => {
-      if (!early()) return late(line);
-      if (mark === undefined || newestCwd === undefined) return true;
+    wants: (line, resultOnly, inert) => {
+      const known = mark !== undefined && newestCwd !== undefined;
+      if (!early()) return late(line) && !(known && (inert ?? isInertLine(line)));
+      if (!known) return true;
+      if (inert ?? isInertLine(line)) return false;
       return (resultOnly ?? toolResultLineIds(line) !== undefined) ? late(line) : true;
     },
     row: observe,
@@ -235,7 +238,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     try {
       for (let line = lines.next(); line !== undefined; line = lines.next()) {
         if (observer.done!()) break;
-        if (!observer.wants(line, undefined)) continue;
+        if (!observer.wants(line, undefined, undefined)) continue;
         const row = parseRow(line);
         if (row !== undefined) observe(row);
       }

@@ -235,6 +235,27 @@ function hostileTranscript(seed: number): string {
       lines.push(JSON.stringify(env("user", { message: { role: "user", content: `Prompt ${n} on p${n % 3}` } }, i++)));
     }
     lines.push(callRow(id, name, i++));
+    // Rows with no message: a hook's progress (inert), and rows that only look inert: a prompt
+    // whose key is escaped, an assistant row giving the plan's slug, an attachment.
+    const extra = rnd();
+    if (extra < 0.3) {
+      lines.push(
+        JSON.stringify(env("progress", { data: { type: "hook_progress", hookName: `PostToolUse:${name}` } }, i++)),
+      );
+    } else if (extra < 0.4) {
+      lines.push(
+        JSON.stringify(env("user", { permissionMode: "plan" }, i++)).slice(0, -1) +
+          ',"mess\\u0061ge":{"role":"user","content":"Work on p1 now"}}',
+      );
+    } else if (extra < 0.5) {
+      lines.push(JSON.stringify(env("assistant", { slug: `plan-${n}` }, i++)));
+    } else if (extra < 0.6) {
+      lines.push(
+        JSON.stringify(
+          env("attachment", { attachment: { type: "file", filename: `/w/02-projects/p${n % 3}/att${n}.md` } }, i++),
+        ),
+      );
+    }
     const answers = 1 + Math.floor(rnd() * 3);
     for (let k = 0; k < answers; k++) {
       const other = `toolu_${seed}_${Math.floor(rnd() * 30)}`;

@@ -66,18 +66,10 @@ export function* toolCalls(
   const names = options.names === undefined ? undefined : new Set(options.names);
   const seen = new Set<string>();
   for (const row of rows) {
-    if (row.type !== "assistant" || !isMainChainRow(row)) continue;
-    const content = row.message?.content;
-    if (!Array.isArray(content)) continue;
-    for (let i = content.length - 1; i >= 0; i--) {
-      const block = content[i];
-      if (typeof block !== "object" || block === null || block.type !== "tool_use") continue;
-      const { id, name } = block;
-      if (typeof id !== "string" || typeof name !== "string") continue;
-      if (names !== undefined && !names.has(name)) continue;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      yield toToolCall(id, name, block.input, row);
+    for (const call of rowToolCalls(row, names)) {
+      if (seen.has(call.id)) continue;
+      seen.add(call.id);
+      yield call;
     }
   }
 }
@@ -85,9 +77,9 @@ export function* toolCalls(
 const NO_CALLS: readonly ToolCall[] = Object.freeze([]);
 
 /**
- * {@linkcode toolCalls} of one row, as an array (shared and empty when it has none): what a pass
- * that meets each row once asks, without the generator and sets `toolCalls` makes per call.
- * `names` is a set made once by the caller.
+ * The tool calls of one row as {@linkcode toolCalls} gives them, as an array (shared and empty
+ * when it has none): what a pass that meets each row once asks, without the generator and sets
+ * `toolCalls` makes per call. `names` is a set made once by the caller.
  *
  * @example
  * ```ts

@@ -26,7 +26,7 @@ export const RESULT_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS", 
  * Shell results are kept for the newest 36 tool calls only: three half-lives of the working set's
  * evidence, beyond which the paths they name weigh under an eighth of the newest. On the
  * development set and the public transcripts the rankings are the same with 30, 36 or 50 calls'
- * shell results as with all 100 (one session lists a file fewer; bench/detection-quality.ts,
+ * shell results as with those of every call (one session lists a file fewer; bench/detection-quality.ts,
  * docs/detection.md), and a shell result is the longest line PreCompact reads again and parses.
  * Search results (`Grep`, `Glob`, `LS`) are shorter and are all kept: cutting them at 36 or 48
  * calls lost a file of the development set's top 20.
@@ -44,9 +44,9 @@ export interface CallEvidence {
   cwd?: string;
   /**
    * For {@linkcode RESULT_TOOLS} (`Bash` among the newest {@linkcode SHELL_RESULT_CALLS} calls
-   * only): the text of the `tool_result` content (a string,
-   * or the text of each text block followed by a newline), cut to {@linkcode resultTextChars} of
-   * the tool: more than any reader of the evidence looks at.
+   * only): the text of the `tool_result` content (a string, or the text of each text block
+   * followed by a newline), cut to {@linkcode resultTextChars} of the tool: more than any reader
+   * of the evidence looks at.
    */
   resultText?: string;
   /** Like {@linkcode resultText}: `toolUseResult.filenames` when the client wrote it. */
@@ -243,8 +243,8 @@ export interface LineObserver {
  * ({@linkcode toolResultLineIds}) is not parsed; its place in the file is kept under its ids, and
  * it is read again and parsed only when a call of {@linkcode RESULT_TOOLS} asks for one of them.
  * A line that can change nothing ({@linkcode isInertLine}: a hook's progress row, …) is not
- * parsed either. Every other line is parsed as `scanTranscript` would. Until the newest main-chain rows have
- * given `cwd` and `sessionId`, every line is parsed. Reads `lines` until it gives undefined or the
+ * parsed either. Every other line is parsed as `scanTranscript` would. Until the newest
+ * main-chain rows have given `cwd` and `sessionId`, every line is parsed. Reads `lines` until it gives undefined or the
  * evidence is complete, or with an `observer`, until the observer is done too (it gets the rows it
  * wants; a line is parsed once for both). Closing `lines` is the caller's.
  */

@@ -68,27 +68,37 @@ export function summarizerInstructions(snapshot: SessionSnapshot, options: Summa
   }
   let tasksLine = "";
   if (open.length > 0) {
-    const items = open.map((t) =>
+    const item = (t: (typeof open)[number]) =>
       `${t.id === undefined ? "" : "#" + t.id + " "}${
         quoteLine(t.subject || "(no subject recorded)", SUBJECT_CHARS)
-      } (${STATUS[t.status]})`
-    );
-    tasksLine = listLine(TASKS, items, open.length, left - (files.length > 0 ? FILES_RESERVE : 0));
+      } (${STATUS[t.status]})`;
+    tasksLine = listLine(TASKS, open, item, open.length, left - (files.length > 0 ? FILES_RESERVE : 0));
     left -= tasksLine.length;
   }
   let filesLine = "";
   if (files.length > 0) {
-    filesLine = listLine(edited ? EDITED : WORKED, files.map((p) => quoteLine(p, PATH_CHARS)), filesTotal, left);
+    filesLine = listLine(edited ? EDITED : WORKED, files, (p) => quoteLine(p, PATH_CHARS), filesTotal, left);
   }
   const body = tasksLine + requestLine + filesLine;
   return body === "" ? "" : HEAD + body + TAIL;
 }
 
-/** `prefix` then as many `items` as fit in `room` (newline included), then ", and N more"; "" when none fits. */
-function listLine(prefix: string, items: readonly string[], total: number, room: number): string {
+/**
+ * `prefix` then as many `items` as fit in `room` (newline included), each as `show` gives it, then
+ * ", and N more"; "" when none fits. An item is shown (quoted, redacted) only when it is reached:
+ * a list of fifty tasks shows about ten.
+ */
+function listLine<T>(
+  prefix: string,
+  items: readonly T[],
+  show: (item: T) => string,
+  total: number,
+  room: number,
+): string {
   let line = prefix;
   let shown = 0;
-  for (const item of items) {
+  for (const each of items) {
+    const item = show(each);
     const sep = shown === 0 ? "" : ", ";
     const rest = total - shown - 1;
     const more = rest > 0 ? `, and ${rest} more` : "";

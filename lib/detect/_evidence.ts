@@ -12,7 +12,8 @@ import type { TranscriptContentBlock, TranscriptRow } from "../transcript/transc
 import { rowToolCalls, type ToolCall } from "../transcript/tool_calls.ts";
 import { isMainChainRow } from "../transcript/rows.ts";
 import { parseRow } from "../transcript/lines.ts";
-import { hasHighEscape, isAscii, parseLatin1Row, utf8OfLatin1 } from "../transcript/latin1_row.ts";
+import { isAscii, parseLatin1Row, utf8OfLatin1 } from "../transcript/latin1_row.ts";
+import { hasHighEscape } from "../transcript/json_escapes.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
 import { isInertLine } from "../transcript/inert_line.ts";
 
@@ -244,9 +245,9 @@ export interface LineObserver {
  * it is read again and parsed only when a call of {@linkcode RESULT_TOOLS} asks for one of them.
  * A line that can change nothing ({@linkcode isInertLine}: a hook's progress row, …) is not
  * parsed either. Every other line is parsed as `scanTranscript` would. Until the newest
- * main-chain rows have given `cwd` and `sessionId`, every line is parsed. Reads `lines` until it gives undefined or the
- * evidence is complete, or with an `observer`, until the observer is done too (it gets the rows it
- * wants; a line is parsed once for both). Closing `lines` is the caller's.
+ * main-chain rows have given `cwd` and `sessionId`, every line is parsed. Reads `lines` until it
+ * gives undefined or the evidence is complete, or with an `observer`, until the observer is done
+ * too (it gets the rows it wants; a line is parsed once for both). Closing `lines` is the caller's.
  */
 export function collectEvidenceFromLines(
   lines: ReverseByteLines,

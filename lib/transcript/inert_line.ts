@@ -26,6 +26,7 @@
  */
 import type { Buffer } from "node:buffer";
 import { needle } from "./lines.ts";
+import { hasLetterEscape } from "./json_escapes.ts";
 
 const NEEDED = [
   '"message"',
@@ -34,7 +35,6 @@ const NEEDED = [
   "compact_boundary",
   "file-history-snapshot",
 ].map(needle);
-const ESCAPE = needle("\\u00");
 
 /**
  * True when `line` (no `\n`, as `reverseLines` gives it) can change nothing the evidence or the
@@ -49,9 +49,5 @@ const ESCAPE = needle("\\u00");
  */
 export function isInertLine(line: Buffer): boolean {
   for (const n of NEEDED) if (line.indexOf(n) !== -1) return false;
-  for (let e = line.indexOf(ESCAPE); e !== -1; e = line.indexOf(ESCAPE, e + 4)) {
-    const digit = line[e + 4];
-    if (digit >= 0x34 && digit <= 0x37) return false; // `\u0040`…`\u007f`: letters, `_`, …
-  }
-  return true;
+  return !hasLetterEscape(line);
 }

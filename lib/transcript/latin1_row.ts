@@ -9,8 +9,8 @@
  * costs. The strings kept are then mended back to what the UTF-8 parse gives
  * ({@linkcode utf8OfLatin1}).
  *
- * Why the two parses agree (given {@linkcode hasHighEscape} is false, so every `\u` escape gives
- * an ASCII character):
+ * Why the two parses agree (given `hasHighEscape` of `json_escapes.ts` is false, so every `\u`
+ * escape gives an ASCII character):
  * - The structure is the same: JSON's syntax is ASCII, and a byte of 0x80 or more is a character
  *   that JSON allows only inside a string in both readings (a lone one outside fails both parses).
  * - A key or value equals an ASCII string (`"type"`, `"user"`, `"filenames"`) in one reading
@@ -23,39 +23,17 @@
  */
 import type { Buffer } from "node:buffer";
 import type { TranscriptRow } from "./transcript_row.ts";
-import { needle } from "./lines.ts";
 
-const ESCAPE = needle("\\u");
-const ZERO = 0x30;
 const NON_ASCII = /[\x80-\uffff]/;
 
 let scratch: Buffer | undefined;
 
 /**
- * True when `line` holds a `\u` escape that does not give an ASCII character (`\u0080` and
- * above, or something that is not an escape at all, such as an escaped backslash before a `u`:
- * the caller then parses as UTF-8, which is always right).
- *
- * @example
- * ```ts
- * hasHighEscape(Buffer.from('{"a":"\\u00e9"}')); // true
- * hasHighEscape(Buffer.from('{"a":"\\u001b[31m"}')); // false
- * ```
- */
-export function hasHighEscape(line: Buffer): boolean {
-  for (let e = line.indexOf(ESCAPE); e !== -1; e = line.indexOf(ESCAPE, e + 2)) {
-    const d = line[e + 4];
-    if (line[e + 2] !== ZERO || line[e + 3] !== ZERO || !(d >= ZERO && d <= 0x37)) return true;
-  }
-  return false;
-}
-
-/**
  * The row of `line` (a JSON object), parsed from its Latin-1 reading: its ASCII keys and values
  * are as the UTF-8 parse gives them, every other string must go through
  * {@linkcode utf8OfLatin1} before use. Undefined when the line is not a JSON object. Only for a
- * line whose {@linkcode hasHighEscape} is false: otherwise the two readings could differ (parse
- * it as UTF-8).
+ * line whose `hasHighEscape` (`json_escapes.ts`) is false: otherwise the two readings could
+ * differ (parse it as UTF-8).
  *
  * @example
  * ```ts

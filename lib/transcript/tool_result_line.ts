@@ -26,12 +26,12 @@
  */
 import type { Buffer } from "node:buffer";
 import { needle } from "./lines.ts";
+import { hasLetterEscape } from "./json_escapes.ts";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const MESSAGE_KEY = needle('"message"');
 const BOUNDARY = needle('"compact_boundary"');
-const ESCAPE = needle("\\u00");
 /** The message up to the first block's content value; the id is plain ASCII, never escaped. */
 const HEAD =
   /^"message":\{"role":"user","content":\[\{"tool_use_id":"([\w-]{1,200})","type":"tool_result","content":([["])/;
@@ -71,10 +71,7 @@ export function toolResultLineIds(line: Buffer): string[] | undefined {
   }
   if (line.indexOf(MESSAGE_KEY, m + MESSAGE_KEY.length) !== -1) return undefined;
   if (line.indexOf(BOUNDARY) !== -1) return undefined;
-  for (let e = line.indexOf(ESCAPE); e !== -1; e = line.indexOf(ESCAPE, e + 4)) {
-    const digit = line[e + 4];
-    if (digit >= 0x34 && digit <= 0x37) return undefined; // `\u0040`…`\u007f`: letters, `_`, …
-  }
+  if (hasLetterEscape(line)) return undefined;
   return ids;
 }
 

@@ -3,7 +3,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { hasHighEscape, parseLatin1Row, utf8OfLatin1 } from "../../../lib/transcript/latin1_row.ts";
+import { parseLatin1Row, utf8OfLatin1 } from "../../../lib/transcript/latin1_row.ts";
+import { hasHighEscape } from "../../../lib/transcript/json_escapes.ts";
 import { createRandom } from "../_transcript_gen.ts";
 
 /** Random bytes, biased to the ones UTF-8 cares about. */

@@ -55,6 +55,12 @@ export interface DetectWorkspaceOptions {
   lastToolCalls?: number;
   /** Skills that work on a project. Default `["plan-project", "execute-project"]`. */
   projectSkills?: readonly string[];
+  /**
+   * False: the active project is not looked for (`activeProject` is null), for a caller that
+   * needs the working set only (the session snapshot): that search reads every text of the
+   * evidence again. Default true.
+   */
+  activeProject?: boolean;
   /** Stop after this many tool calls. Default 100 (`DEFAULT_MAX_CALLS`). */
   maxCalls?: number;
   /** Ranking options passed to {@linkcode workingSet}, to measure them (bench/detection-quality.ts). Default: none. */
@@ -102,7 +108,7 @@ export function detectWorkspace(transcriptPath: string, options: DetectWorkspace
     lines.close();
   }
   const projectDir = options.projectDir === undefined || options.projectDir === "" ? undefined : options.projectDir;
-  const activeProject = detectActiveProject(evidence, {
+  const activeProject = options.activeProject === false ? null : detectActiveProject(evidence, {
     projectsRoot: root,
     knownProjects: projectDir === undefined ? undefined : listProjects(join(projectDir, root)),
     projectSkills: options.projectSkills,

@@ -251,6 +251,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
       cwd,
       projectDir: options.projectDir ?? cwd,
       workingSetSize: limit,
+      activeProject: false,
       observer,
       stats,
     });

@@ -196,6 +196,14 @@ describe("detectActiveProject()", () => {
 });
 
 describe("detectWorkspace()", () => {
+  test("activeProject: false leaves the project out and the rest as it was", () => {
+    const full = detectWorkspace(join(DIR, "skill_switch.jsonl"));
+    const lean = detectWorkspace(join(DIR, "skill_switch.jsonl"), { activeProject: false });
+    assert.equal(full.activeProject?.id, "09-zeta-app");
+    assert.equal(lean.activeProject, null);
+    assert.deepEqual({ ...lean, activeProject: full.activeProject }, full);
+  });
+
   test("returns the project, the working set and the latest tool calls newest last", () => {
     const found = detectWorkspace(join(DIR, "skill_switch.jsonl"));
     assert.equal(found.activeProject?.id, "09-zeta-app");

@@ -11,9 +11,9 @@ import type { ReverseByteLines } from "../transcript/lines.ts";
 import type { TranscriptContentBlock, TranscriptRow } from "../transcript/transcript_row.ts";
 import { rowToolCalls, type ToolCall } from "../transcript/tool_calls.ts";
 import { isMainChainRow } from "../transcript/rows.ts";
-import { parseRow } from "../transcript/lines.ts";
+import { needle, parseRow } from "../transcript/lines.ts";
 import { isAscii, parseLatin1Row, utf8OfLatin1 } from "../transcript/latin1_row.ts";
-import { hasHighEscape } from "../transcript/json_escapes.ts";
+import { hasHighEscape, hasLetterEscape } from "../transcript/json_escapes.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
 import { isInertLine } from "../transcript/inert_line.ts";
 
@@ -244,7 +244,8 @@ export interface LineObserver {
  * ({@linkcode toolResultLineIds}) is not parsed; its place in the file is kept under its ids, and
  * it is read again and parsed only when a call of {@linkcode RESULT_TOOLS} asks for one of them.
  * A line that can change nothing ({@linkcode isInertLine}: a hook's progress row, …) is not
- * parsed either. Every other line is parsed as `scanTranscript` would. Until the newest
+ * parsed either, nor one that adds nothing to the evidence ({@linkcode addsNothing}: an assistant
+ * row of thinking only) unless it may give the plan slug the pass still looks for. Every other line is parsed as `scanTranscript` would. Until the newest
  * main-chain rows have given `cwd` and `sessionId`, every line is parsed. Reads `lines` until it
  * gives undefined or the evidence is complete, or with an `observer`, until the observer is done
  * too (it gets the rows it wants; a line is parsed once for both). Closing `lines` is the caller's.
@@ -270,6 +271,8 @@ export function collectEvidenceFromLines(
       const at = { offset: lines.lineStart(), length: line.length };
       for (const id of ids) pass.results.set(id, { at, prev: pass.results.get(id) });
       continue;
+    } else if (!wanted && inert === false && addsNothing(line) && (out.slug !== undefined || line.indexOf(SLUG) === -1)) {
+      continue;
     }
     const row = parseRow(line);
     if (row === undefined) continue;
@@ -280,6 +283,28 @@ export function collectEvidenceFromLines(
     if (wanted) observer.row(row);
   }
   return out;
+}
+
+/**
+ * What a line must hold for its row to add to the evidence once the pass knows the session's
+ * `cwd` and id, besides a plan slug: a tool call, a text block, a user row (prompt, result, permission
+ * mode), an attachment, a compaction, the file history. The most frequent first.
+ */
+const EVIDENCE_NEEDLES = ['"tool_use"', '"text"', '"user"', '"attachment"', "compact_boundary", "file-history-snapshot"]
+  .map(needle);
+/** The plan slug's key: the newest assistant row that has one gives it. */
+const SLUG = needle('"slug"');
+
+/**
+ * True when the row of `line` can add nothing to the evidence but its plan slug once `cwd` and
+ * session id are known: it holds none of {@linkcode EVIDENCE_NEEDLES}, and no escape that may spell one (a key or
+ * value is matched by its bytes, and inside a JSON string a quote is escaped, so the needles'
+ * quotes are a key's or a value's). An assistant row of thinking only is such a row: sessions
+ * with extended thinking write many, some long, and the evidence reads none of it.
+ */
+function addsNothing(line: Buffer): boolean {
+  for (const n of EVIDENCE_NEEDLES) if (line.indexOf(n) !== -1) return false;
+  return !hasLetterEscape(line);
 }
 
 /**

@@ -220,6 +220,21 @@ function resultLine(id: string, kind: number, i: number, rnd: () => number, othe
 }
 
 /** A transcript (oldest first) of calls and their results in hostile shapes, some results repeated. */
+/**
+ * An assistant row of thinking only (not parsed once the slug is known), with a slug or not, or one
+ * that only looks like it: a text block or a tool call whose type is spelled with an escape.
+ */
+function thinkingRow(n: number, i: number, pick: number): string {
+  const thought = { type: "thinking", thinking: `The "text" of p${n % 3}, a "tool_use" and a "user" later`, signature: "c2ln" };
+  const message = { id: `msg_t${i}`, role: "assistant", model: "claude-opus-4-6", content: [thought] };
+  const row = JSON.stringify(env("assistant", pick < 0.5 ? { message } : { message, slug: `thought-${n}` }, i));
+  if (pick < 0.7) return row;
+  const hidden = pick < 0.85
+    ? `{"type":"\\u0074ext","text":"See /w/02-projects/p${n % 3}/hidden${n}.md"}`
+    : `{"type":"tool\\u005fuse","id":"toolu_hidden_${i}","name":"Read","input":{"file_path":"/w/02-projects/p${n % 3}/hidden${n}.md"}}`;
+  return row.replace('"signature":"c2ln"}]', `"signature":"c2ln"},${hidden}]`);
+}
+
 function hostileTranscript(seed: number): string {
   const rnd = createRandom(seed);
   const lines: string[] = [];
@@ -255,6 +270,8 @@ function hostileTranscript(seed: number): string {
           env("attachment", { attachment: { type: "file", filename: `/w/02-projects/p${n % 3}/att${n}.md` } }, i++),
         ),
       );
+    } else if (extra < 0.75) {
+      lines.push(thinkingRow(n, i++, rnd()));
     }
     const answers = 1 + Math.floor(rnd() * 3);
     for (let k = 0; k < answers; k++) {

@@ -24,15 +24,23 @@ import { isInertLine } from "../transcript/inert_line.ts";
 export const RESULT_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS", "Task", "Agent", "Bash", "TaskCreate"]);
 
 /**
- * Shell results are kept for the newest 36 tool calls only: three half-lives of the working set's
- * evidence, beyond which the paths they name weigh under an eighth of the newest. On the
- * development set and the public transcripts the rankings are the same with 30, 36 or 50 calls'
- * shell results as with those of every call (one session lists a file fewer; bench/detection-quality.ts,
- * docs/detection.md), and a shell result is the longest line PreCompact reads again and parses.
- * Search results (`Grep`, `Glob`, `LS`) are shorter and are all kept: cutting them at 36 or 48
- * calls lost a file of the development set's top 20.
+ * Shell results are kept for the newest 12 tool calls only: one half-life of the working set's
+ * evidence. A shell result is the longest line PreCompact reads again and parses, and on the
+ * development set and the public transcripts `bench/detection-quality.ts` gives the same recall
+ * with the shell results of the newest 8, 12, 24 or 36 calls (with 12, one session lists one file
+ * fewer, a wrong one); with 4 or none, a public session loses its one hit (docs/detection.md).
  */
-export const SHELL_RESULT_CALLS = 36;
+export const SHELL_RESULT_CALLS = 12;
+
+/**
+ * Search results (`Grep`, `Glob`, `LS`) are kept for the newest 60 tool calls: five half-lives,
+ * beyond which what they list weighs under a thirtieth of the newest. The tables are the same as
+ * with every call's; cutting at 36 or 48 lost a file of the development set's top 20.
+ */
+export const SEARCH_RESULT_CALLS = 60;
+
+/** The tools whose result is kept only for the newest {@linkcode SEARCH_RESULT_CALLS} calls. */
+const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS"]);
 
 /** One tool call with where it sits. */
 export interface CallEvidence {
@@ -45,7 +53,7 @@ export interface CallEvidence {
   cwd?: string;
   /**
    * For {@linkcode RESULT_TOOLS} (`Bash` among the newest {@linkcode SHELL_RESULT_CALLS} calls
-   * only): the text of the `tool_result` content (a string, or the text of each text block
+   * only, `Grep`, `Glob` and `LS` among the newest {@linkcode SEARCH_RESULT_CALLS}): the text of the `tool_result` content (a string, or the text of each text block
    * followed by a newline), cut to {@linkcode resultTextChars} of the tool: more than any reader
    * of the evidence looks at.
    */
@@ -271,7 +279,9 @@ export function collectEvidenceFromLines(
       const at = { offset: lines.lineStart(), length: line.length };
       for (const id of ids) pass.results.set(id, { at, prev: pass.results.get(id) });
       continue;
-    } else if (!wanted && inert === false && addsNothing(line) && (out.slug !== undefined || line.indexOf(SLUG) === -1)) {
+    } else if (
+      !wanted && inert === false && addsNothing(line) && (out.slug !== undefined || line.indexOf(SLUG) === -1)
+    ) {
       continue;
     }
     const row = parseRow(line);
@@ -359,6 +369,11 @@ function startPass(options: CollectEvidenceOptions, lines?: ReverseByteLines): P
   };
 }
 
+/** How many of the newest calls keep the result of a `tool` call. */
+function resultCalls(tool: string): number {
+  return tool === "Bash" ? SHELL_RESULT_CALLS : SEARCH_TOOLS.has(tool) ? SEARCH_RESULT_CALLS : Infinity;
+}
+
 /** Adds one row; true when the pass is complete. */
 function addRow(pass: Pass, row: TranscriptRow): boolean {
   if (!isMainChainRow(row)) {
@@ -427,7 +442,7 @@ function addRow(pass: Pass, row: TranscriptRow): boolean {
     pass.seen.add(call.id);
     const ev: CallEvidence = { call, age: out.calls.length, turn: pass.turn };
     if (cwd !== undefined) ev.cwd = cwd;
-    if (RESULT_TOOLS.has(call.name) && (ev.age < SHELL_RESULT_CALLS || call.name !== "Bash")) {
+    if (RESULT_TOOLS.has(call.name) && ev.age < resultCalls(call.name)) {
       const r = settle(pass, results.get(call.id), call.id, resultTextChars(call.name));
       if (r !== undefined) {
         ev.resultText = r.text;

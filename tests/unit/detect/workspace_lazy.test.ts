@@ -18,6 +18,7 @@ import {
   MAX_RESULT_CHARS,
   MAX_TOTAL_TEXT_CHARS,
   resultTextChars,
+  SEARCH_RESULT_CALLS,
   SHELL_RESULT_CALLS,
 } from "../../../lib/detect/_evidence.ts";
 import type { TranscriptRow } from "../../../lib/transcript/transcript_row.ts";
@@ -225,13 +226,18 @@ function resultLine(id: string, kind: number, i: number, rnd: () => number, othe
  * that only looks like it: a text block or a tool call whose type is spelled with an escape.
  */
 function thinkingRow(n: number, i: number, pick: number): string {
-  const thought = { type: "thinking", thinking: `The "text" of p${n % 3}, a "tool_use" and a "user" later`, signature: "c2ln" };
+  const thought = {
+    type: "thinking",
+    thinking: `The "text" of p${n % 3}, a "tool_use" and a "user" later`,
+    signature: "c2ln",
+  };
   const message = { id: `msg_t${i}`, role: "assistant", model: "claude-opus-4-6", content: [thought] };
   const row = JSON.stringify(env("assistant", pick < 0.5 ? { message } : { message, slug: `thought-${n}` }, i));
   if (pick < 0.7) return row;
+  const file = `/w/02-projects/p${n % 3}/hidden${n}.md`;
   const hidden = pick < 0.85
-    ? `{"type":"\\u0074ext","text":"See /w/02-projects/p${n % 3}/hidden${n}.md"}`
-    : `{"type":"tool\\u005fuse","id":"toolu_hidden_${i}","name":"Read","input":{"file_path":"/w/02-projects/p${n % 3}/hidden${n}.md"}}`;
+    ? `{"type":"\\u0074ext","text":"See ${file}"}`
+    : `{"type":"tool\\u005fuse","id":"toolu_hidden_${i}","name":"Read","input":{"file_path":"${file}"}}`;
   return row.replace('"signature":"c2ln"}]', `"signature":"c2ln"},${hidden}]`);
 }
 
@@ -600,18 +606,29 @@ describe("what the evidence keeps of a result", () => {
     return rows;
   }
 
-  test(`shell results only for the newest ${SHELL_RESULT_CALLS} calls; search, subagent and task results at any age`, () => {
-    // Shell calls on both sides of the cut, the others before and after it.
+  test(`shell results for the newest ${SHELL_RESULT_CALLS} calls, search results for ${SEARCH_RESULT_CALLS}; subagent and task results at any age`, () => {
+    // Shell and search calls on both sides of their cut, the others before and after them.
     const names = Array.from(
-      { length: 70 },
-      (_, i) => Math.abs(i - SHELL_RESULT_CALLS) <= 2 ? "Bash" : ["Bash", "Grep", "Agent", "TaskCreate", "Bash"][i % 5],
+      { length: 80 },
+      (_, i) =>
+        Math.abs(i - SHELL_RESULT_CALLS) <= 2
+          ? "Bash"
+          : Math.abs(i - SEARCH_RESULT_CALLS) <= 3
+          ? ["Grep", "Glob", "LS"][i % 3]
+          : ["Bash", "Grep", "Agent", "TaskCreate", "Glob", "Task", "LS"][i % 7],
     );
-    const ev = collectEvidence(callsWithResults(names, (i) => `/w/f${i}.ts`));
-    assert.equal(ev.calls.length, 70);
+    const ev = collectEvidence(callsWithResults(names, (i) => `/w/f${i}.ts`), { maxCalls: 80 });
+    assert.equal(ev.calls.length, 80);
+    const limit = (name: string) =>
+      name === "Bash" ? SHELL_RESULT_CALLS : ["Grep", "Glob", "LS"].includes(name) ? SEARCH_RESULT_CALLS : Infinity;
     for (const c of ev.calls) {
-      const kept = c.call.name !== "Bash" || c.age < SHELL_RESULT_CALLS;
+      const kept = c.age < limit(c.call.name);
       assert.equal(c.resultText, kept ? `/w/f${c.age}.ts` : undefined, `${c.call.name} at ${c.age}`);
     }
+    for (const name of ["Bash", "Grep", "Glob", "LS", "Agent", "TaskCreate"]) {
+      assert.ok(ev.calls.some((c) => c.call.name === name && c.resultText !== undefined), `${name} kept somewhere`);
+    }
+    assert.ok(ev.calls.some((c) => c.call.name === "LS" && c.age >= SEARCH_RESULT_CALLS), "an old LS call");
   });
 
   test("a result is cut one character past what the working set reads", () => {

@@ -42,10 +42,13 @@ export const HOOKS = [
 /**
  * Entries a hook binary embeds besides its own, as bundles of their own that it loads by a computed
  * name (with `--root hooks`, as the multicall binary does): the usual prompt's fast path never
- * loads the full UserPromptSubmit hook (bench/README.md, "The usual prompt's fast path").
+ * loads the full UserPromptSubmit hook (bench/README.md, "The usual prompt's fast path"), and the
+ * PreCompact of an ordinary repository never loads the workflows' parts (projects, orchestration,
+ * dispatch files: about a third of its code).
  */
 export const HOOK_EXTRA_ENTRIES: Readonly<Record<string, readonly string[]>> = {
   "user-prompt-submit": ["hooks/user-prompt-submit-full.ts"],
+  "pre-compact": ["hooks/pre-compact-workflows.ts"],
 };
 
 /**

@@ -1,9 +1,7 @@
 import type { HookContext } from "../hook/handle_hook.ts";
-import { dispatchActiveFiles } from "./active_files.ts";
-import { dispatchFile } from "./dispatch_file.ts";
 import { expireRereadState } from "../reread/marker_expire.ts";
 import { type RereadMarker, writeRereadMarker } from "../reread/marker_write.ts";
-import { sessionRole } from "./session_role.ts";
+import { type SessionRole, sessionRole } from "./session_role.ts";
 import { writeCompactionRecord } from "../delivery/compaction_record.ts";
 import { newCompactionId } from "../state/files.ts";
 import { type RereadItem, rereadReason } from "./_reason.ts";
@@ -22,7 +20,8 @@ export interface RereadExtraFiles {
 /**
  * PreCompact part of the re-read enforcement and of the delivery guarantee.
  * For a handler session (files: the handler state file, then the active
- * dispatch files), a worker session (its dispatch file) or any session whose
+ * dispatch files), a worker session (its dispatch file), both as
+ * `options.roleItems` gives them, or any session whose
  * caller passes `extraFiles` (a project or orchestration workflow is active),
  * it gives the compaction a new id, records it as not yet delivered
  * (`pendingDelivery` then finds it), and, when `reread.enforce` asks for it,
@@ -37,7 +36,7 @@ export interface RereadExtraFiles {
  * @example
  * ```ts
  * export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
- *   const compaction = rereadPreCompact(ctx);
+ *   const compaction = rereadPreCompact(ctx, undefined, { roleItems: roleRereadItems });
  *   if (compaction) ctx.log(`compaction ${compaction.compactionId}`);
  *   return null;
  * };
@@ -46,7 +45,15 @@ export interface RereadExtraFiles {
 export function rereadPreCompact(
   ctx: HookContext<"PreCompact">,
   extraFiles?: RereadExtraFiles,
-  options: { compactionId?: string } = {},
+  options: {
+    compactionId?: string;
+    /**
+     * The files of a handler or worker session (`roleRereadItems` of `./role_items.ts`, passed in
+     * so that a PreCompact loads the dispatch files' parser only for such a session). Default:
+     * none, so a handler or worker session re-reads only `extraFiles`.
+     */
+    roleItems?: (ctx: HookContext<"PreCompact">, role: SessionRole) => RereadItem[];
+  } = {},
 ): { compactionId: string } | null {
   const input = ctx.input;
   const key = ctx.sessionKey;
@@ -58,20 +65,9 @@ export function rereadPreCompact(
   const role = sessionRole(ctx);
   const items: RereadItem[] = [];
   let type: RereadMarker["session_type"];
-  if (role.role === "handler") {
-    type = "handler";
-    const { stateFile, dispatches } = dispatchActiveFiles(ctx);
-    if (stateFile !== null) items.push({ path: stateFile, note: "handler state" });
-    for (const d of dispatches) {
-      items.push({ path: d.path, note: `active dispatch${d.title ? `: ${d.title}` : ""}, status ${d.status}` });
-    }
-  } else if (role.role === "worker") {
-    type = "worker";
-    const d = dispatchFile(role.dispatchFile);
-    items.push({
-      path: role.dispatchFile,
-      note: `your dispatch file: contract + ## Progress${d?.status ? `, status ${d.status}` : ""}`,
-    });
+  if (role.role === "handler" || role.role === "worker") {
+    type = role.role;
+    items.push(...(options.roleItems?.(ctx, role) ?? []));
   } else if (extraFiles) {
     type = extraFiles.kind;
   } else {

@@ -6,9 +6,10 @@ import { type RereadExtraFiles, rereadPreCompact } from "../dispatch/pre_compact
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
 import { guard } from "./_guard.ts";
-import { projectPreCompact } from "../projects/pre_compact.ts";
+import type { projectPreCompact } from "../projects/pre_compact.ts";
 import { safeId } from "../projects/safe_name.ts";
-import { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
+import type { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
+import type { roleRereadItems } from "../dispatch/role_items.ts";
 import { sessionPreCompact } from "../session/pre_compact.ts";
 import { sweepSessionSnapshots } from "../session/snapshot_file.ts";
 
@@ -16,18 +17,34 @@ import { sweepSessionSnapshots } from "../session/snapshot_file.ts";
 const PRECOMPACT_MAX_CHARS = 2500;
 
 /**
+ * The parts of PreCompact that only a workflow's session runs: the project workspace's, the
+ * orchestration run's, and the dispatch files a handler or worker session re-reads
+ * (`lib/events/pre_compact_workflows.ts` gathers them). The hook binary loads them from a bundle
+ * of their own only when a layout or a role asks for them, so an ordinary repository's PreCompact
+ * does not load their code (`hooks/pre-compact.ts`).
+ */
+export interface PreCompactWorkflows {
+  projectPreCompact: typeof projectPreCompact;
+  orchestrationPreCompact: typeof orchestrationPreCompact;
+  roleRereadItems: typeof roleRereadItems;
+}
+
+/**
  * PreCompact: each workflow saves what it needs before the context is compacted, under one
  * compaction id: the project workspace its flat state and working set, the orchestration run a
  * `cx-NNN-checkpoint.json`, and the re-read enforcement its one-shot marker and the delivery
  * record. The reply is plain text (Claude Code appends it to the summarizer's instructions),
- * never JSON, and never exit 2: a block would stop the user's compaction.
+ * never JSON, and never exit 2: a block would stop the user's compaction. `workflows` is called
+ * only when a workflow's layout or a dispatch role is there; a failure to load them fails that
+ * part open, as any error of a workflow does.
  *
  * @example
  * ```ts
- * runHook("PreCompact", preCompactHook);
+ * import { PRE_COMPACT_WORKFLOWS } from "./pre_compact_workflows.ts";
+ * runHook("PreCompact", preCompactHandler(() => PRE_COMPACT_WORKFLOWS));
  * ```
  */
-export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
+export const preCompactHandler = (workflows: () => PreCompactWorkflows): HookHandler<"PreCompact"> => (ctx) => {
   const compactionId = newCompactionId(ctx.now);
   const instructions: string[] = [];
   let extra: RereadExtraFiles | undefined;
@@ -35,7 +52,7 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
   const config = ctx.config();
   // Each layout is checked once, here; the workflow is told so and does not check again.
   const project = usesProjectsLayout(ctx.projectDir, config)
-    ? guard(ctx, "project", () => projectPreCompact(ctx, { compactionId, layoutChecked: true }))
+    ? guard(ctx, "project", () => workflows().projectPreCompact(ctx, { compactionId, layoutChecked: true }))
     : null;
   if (project) {
     if (project.summaryInstructions) instructions.push(project.summaryInstructions);
@@ -50,7 +67,7 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
     }
   }
   const orchestration = mayUseOrchestration(ctx.projectDir, config)
-    ? guard(ctx, "orchestration", () => orchestrationPreCompact(ctx, { compactionId }))
+    ? guard(ctx, "orchestration", () => workflows().orchestrationPreCompact(ctx, { compactionId }))
     : null;
   if (orchestration) {
     instructions.push(orchestration.summaryInstructions);
@@ -72,7 +89,11 @@ export const preCompactHook: HookHandler<"PreCompact"> = (ctx) => {
     if (extra && extra.files.length === 0) extra = { ...extra, files: session.rereadFiles };
     extra ??= { kind: "session", files: session.rereadFiles, reason: session.rereadReason };
   }
-  guard(ctx, "re-read", () => rereadPreCompact(ctx, extra, { compactionId }));
+  guard(
+    ctx,
+    "re-read",
+    () => rereadPreCompact(ctx, extra, { compactionId, roleItems: (c, role) => workflows().roleRereadItems(c, role) }),
+  );
   // Leftovers of writes killed midway (the state stays whole; the temp files would pile up).
   guard(ctx, "sweep", () => {
     const dir = ctx.stateDir();

@@ -106,12 +106,20 @@ test("the multicall binary embeds each hook's entry and the CLI as bundles of th
   }
   assert.deepEqual(
     [...MULTICALL_ENTRIES].sort(),
-    [...HOOKS.map((h) => `hooks/${h}.ts`), "hooks/user-prompt-submit-full.ts", "hooks/cli.ts"].sort(),
+    [
+      ...HOOKS.map((h) => `hooks/${h}.ts`),
+      "hooks/user-prompt-submit-full.ts",
+      "hooks/pre-compact-workflows.ts",
+      "hooks/cli.ts",
+    ].sort(),
   );
   // The usual prompt's fast path loads the full UserPromptSubmit hook from a bundle of its own, in
   // the hook binary as in this one.
   assert.ok(bytes.indexOf("root/user-prompt-submit-full.js") !== -1);
   assert.ok(readFileSync(join(DIST, "user-prompt-submit" + EXE)).indexOf("root/user-prompt-submit-full.js") !== -1);
+  // PreCompact loads the workflows' parts (projects, orchestration, dispatch files) the same way.
+  assert.ok(bytes.indexOf("root/pre-compact-workflows.js") !== -1);
+  assert.ok(readFileSync(join(DIST, "pre-compact" + EXE)).indexOf("root/pre-compact-workflows.js") !== -1);
   // The stop hook's code is in the stop bundle only: not also in the dispatcher's or the CLI's
   // (a literal specifier in the dispatcher's import() would put that hook's code into its bundle).
   const marker = "re-read marker consumed: stop blocked once";

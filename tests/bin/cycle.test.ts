@@ -19,6 +19,8 @@ interface Cycle {
   state: string;
   env: Record<string, string | undefined>;
   hook(name: string, event: string, extra?: Record<string, unknown>): { status: number | null; stdout: string };
+  /** The same through the multicall binary: `rehydrate <name>`. */
+  multicall(name: string, event: string, extra?: Record<string, unknown>): { status: number | null; stdout: string };
 }
 
 function payload(file: string): Record<string, unknown> {
@@ -56,6 +58,9 @@ function cycle(options: { enforce?: boolean } = {}): Cycle {
     state,
     env,
     hook(name, event, extra = {}) {
+      return this.multicall(name, event, extra, false);
+    },
+    multicall(name: string, event: string, extra: Record<string, unknown> = {}, multi = true) {
       const input = {
         ...payload(TEMPLATE[event]),
         session_id: sessionId,
@@ -63,7 +68,8 @@ function cycle(options: { enforce?: boolean } = {}): Cycle {
         cwd: project,
         ...extra,
       };
-      const r = run(bin(name), [], { stdin: JSON.stringify(input), env, cwd: project });
+      const [path, args] = multi ? [bin("rehydrate"), [name]] : [bin(name), []];
+      const r = run(path, args, { stdin: JSON.stringify(input), env, cwd: project });
       return { status: r.status, stdout: r.stdout };
     },
   };
@@ -162,6 +168,19 @@ describe("the compaction cycle on the compiled binaries", () => {
     assert.equal(flat.active_project_id, "01-website-redesign");
     assert.equal(flat.confidence, "high");
     assert.ok(checkWrittenFiles(c) >= 4, "state copy, compaction record, marker and flat state");
+  });
+
+  test("`rehydrate pre-compact` loads the workflows' own bundle as dist/pre-compact does", () => {
+    // hooks/pre-compact.ts loads the projects, orchestration and dispatch code by a computed name,
+    // only when a layout asks for it: from the multicall binary as from the hook binary.
+    const [a, b] = [cycle(), cycle()];
+    const single = a.hook("pre-compact", "PreCompact");
+    const multi = b.multicall("pre-compact", "PreCompact");
+    assert.equal(multi.status, 0);
+    assert.match(multi.stdout, /01-website-redesign/);
+    assert.equal(multi.stdout.replaceAll(b.project, "<p>"), single.stdout.replaceAll(a.project, "<p>"));
+    const flat = JSON.parse(readFileSync(join(b.project, "00-system", ".cache", "precompact_state.json"), "utf8"));
+    assert.equal(flat.active_project_id, "01-website-redesign");
   });
 
   test("SessionStart(compact) re-injects the project once; a repeat and a resume inject nothing", () => {

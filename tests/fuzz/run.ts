@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { handleHook, type HookHandler } from "../../lib/hook/handle_hook.ts";
 import type { HookEventName } from "../../lib/hook/hook_types.ts";
 import { HOOK_NAMES } from "../../lib/hook/hook_names.ts";
-import { preCompactHook } from "../../lib/events/pre_compact.ts";
+import { preCompactHook } from "../../lib/events/pre_compact_hook.ts";
 import { postCompactHook } from "../../lib/events/post_compact.ts";
 import { sessionStartHook } from "../../lib/events/session_start.ts";
 import { userPromptSubmitHook } from "../../lib/events/user_prompt_submit.ts";

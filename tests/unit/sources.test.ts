@@ -48,10 +48,15 @@ for (const file of FILES) {
   // modules those share with the rest, in lazy initialisers, and in the multicall binary that
   // reaches every bundle it embeds (`rehydrate stop` 0.3-0.4 million instructions more, the usual
   // prompt 0.5 million). Only the entries that load an embedded bundle by a computed name import at
-  // run time, and only under Deno (the binaries require() it): the multicall's dispatcher and the
+  // run time, and only under Deno (the binaries require() it): the multicall's dispatcher, the
   // usual prompt's entry, which loads the full hook (with and without its import(): 8.83 million
-  // instructions on the usual prompt, `rehydrate stop` 7.72 million, either way).
-  const loaders = [join("hooks", "rehydrate.ts"), join("hooks", "user-prompt-submit.ts")];
+  // instructions on the usual prompt, `rehydrate stop` 7.72 million, either way), and PreCompact's,
+  // which loads the workflows' parts.
+  const loaders = [
+    join("hooks", "rehydrate.ts"),
+    join("hooks", "user-prompt-submit.ts"),
+    join("hooks", "pre-compact.ts"),
+  ];
   test(`${file} has no dynamic import()`, { skip: loaders.includes(file) }, () => {
     const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
     assert.doesNotMatch(code, /\bimport\s*\(/);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { recordDelivery } from "../../../lib/delivery/record.ts";
 import { pendingDelivery } from "../../../lib/delivery/pending.ts";
 import { rereadPreCompact } from "../../../lib/dispatch/pre_compact.ts";
+import { roleRereadItems } from "../../../lib/dispatch/role_items.ts";
 import { payload, PROJECT, run, sandbox } from "../_reread_harness.ts";
 
 const SID = "35dd7dd6-f123-4616-a3f3-fc3591e3ecbf";
@@ -14,7 +15,13 @@ const FIX_LOGIN = join(PROJECT, "docs", "handler-dispatches", "fix-login.md");
 type Env = Record<string, string>;
 
 const compact = async (env: Env, now?: Date) =>
-  (await run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json"), env, { now })).value!
+  (await run(
+    "PreCompact",
+    (ctx) => rereadPreCompact(ctx, undefined, { roleItems: roleRereadItems }),
+    payload("PreCompact-auto.json"),
+    env,
+    { now },
+  )).value!
     .compactionId;
 const pending = async (event: "SessionStart" | "UserPromptSubmit", env: Env, now?: Date) => {
   const file = event === "SessionStart" ? "SessionStart-compact.json" : "UserPromptSubmit.json";
@@ -131,13 +138,23 @@ describe("delivery guarantee", () => {
   test("a regular session records nothing and has nothing pending; a workflow that passes files does", async () => {
     const { env, state } = sandbox();
     assert.equal(
-      (await run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json"), env)).value,
+      (await run(
+        "PreCompact",
+        (ctx) => rereadPreCompact(ctx, undefined, { roleItems: roleRereadItems }),
+        payload("PreCompact-auto.json"),
+        env,
+      )).value,
       null,
     );
     assert.equal(await pending("UserPromptSubmit", env), null);
     assert.ok(!existsSync(join(state, "compactions")));
     const extra = { files: [], reason: "", kind: "orchestration" as const };
-    const pc = await run("PreCompact", (ctx) => rereadPreCompact(ctx, extra), payload("PreCompact-auto.json"), env);
+    const pc = await run(
+      "PreCompact",
+      (ctx) => rereadPreCompact(ctx, extra, { roleItems: roleRereadItems }),
+      payload("PreCompact-auto.json"),
+      env,
+    );
     assert.equal((await pending("UserPromptSubmit", env))?.compactionId, pc.value?.compactionId);
     assert.equal((await pending("UserPromptSubmit", env))?.workflow, "orchestration");
   });

@@ -19,7 +19,7 @@ import {
 import { join, relative } from "node:path";
 import { handleHook } from "../../../lib/hook/handle_hook.ts";
 import { userPromptSubmitHook } from "../../../lib/events/user_prompt_submit.ts";
-import { preCompactHook } from "../../../lib/events/pre_compact.ts";
+import { preCompactHook } from "../../../lib/events/pre_compact_hook.ts";
 import { quietPrompt } from "../../../lib/events/quiet_prompt.ts";
 import { writeQuietMemo } from "../../../lib/events/quiet_prompt_memo.ts";
 import { orchestrationPromptContext, type QuietFacts } from "../../../lib/orchestration/monitor.ts";

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { handleHook } from "../../../lib/hook/handle_hook.ts";
-import { preCompactHook } from "../../../lib/events/pre_compact.ts";
+import { preCompactHook } from "../../../lib/events/pre_compact_hook.ts";
 import { sessionStartHook } from "../../../lib/events/session_start.ts";
 import { userPromptSubmitHook } from "../../../lib/events/user_prompt_submit.ts";
 import { payload } from "../_reread_harness.ts";

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { rereadPostToolUse } from "../../../lib/dispatch/post_tool_use.ts";
 import { rereadPreCompact } from "../../../lib/dispatch/pre_compact.ts";
+import { roleRereadItems } from "../../../lib/dispatch/role_items.ts";
 import { rereadPreToolUse } from "../../../lib/reread/pre_tool_use.ts";
 import { rereadStop } from "../../../lib/reread/stop.ts";
 import { sessionRole } from "../../../lib/dispatch/session_role.ts";
@@ -34,7 +35,8 @@ const stop = (sid = SID, active = false) => payload("Stop.json", { session_id: s
 
 type Env = Record<string, string>;
 const postToolUse = (stdin: string, env: Env) => run("PostToolUse", rereadPostToolUse, stdin, env);
-const compact = (stdin: string, env: Env) => run("PreCompact", (ctx) => rereadPreCompact(ctx), stdin, env);
+const compact = (stdin: string, env: Env) =>
+  run("PreCompact", (ctx) => rereadPreCompact(ctx, undefined, { roleItems: roleRereadItems }), stdin, env);
 const toolUse = (stdin: string, env: Env) => run("PreToolUse", rereadPreToolUse, stdin, env, { reply: asJson });
 const stopping = (stdin: string, env: Env) => run("Stop", rereadStop, stdin, env, { reply: asJson });
 
@@ -176,10 +178,20 @@ describe("handler chain", () => {
       kind: "project" as const,
     };
     writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: "auto" } }));
-    await run("PreCompact", (ctx) => rereadPreCompact(ctx, extra), preCompact(other), env);
+    await run(
+      "PreCompact",
+      (ctx) => rereadPreCompact(ctx, extra, { roleItems: roleRereadItems }),
+      preCompact(other),
+      env,
+    );
     assert.ok(!existsSync(join(state, "markers", `${other}.json`)), "auto does not enforce for a project session");
     writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }));
-    await run("PreCompact", (ctx) => rereadPreCompact(ctx, extra), preCompact(other), env);
+    await run(
+      "PreCompact",
+      (ctx) => rereadPreCompact(ctx, extra, { roleItems: roleRereadItems }),
+      preCompact(other),
+      env,
+    );
     const marker = JSON.parse(readFileSync(join(state, "markers", `${other}.json`), "utf8"));
     assert.equal(marker.session_type, "project");
     assert.deepEqual(marker.files, extra.files);

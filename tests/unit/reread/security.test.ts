@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rereadPostToolUse } from "../../../lib/dispatch/post_tool_use.ts";
 import { rereadPreCompact } from "../../../lib/dispatch/pre_compact.ts";
+import { roleRereadItems } from "../../../lib/dispatch/role_items.ts";
 import { rereadPreToolUse } from "../../../lib/reread/pre_tool_use.ts";
 import { rereadStop } from "../../../lib/reread/stop.ts";
 import { consumeRereadMarker } from "../../../lib/reread/marker_consume.ts";
@@ -31,7 +32,12 @@ const posix = process.platform !== "win32";
 
 type Env = Record<string, string>;
 const compact = (sid: string, env: Env) =>
-  run("PreCompact", (ctx) => rereadPreCompact(ctx), payload("PreCompact-auto.json", { session_id: sid }), env);
+  run(
+    "PreCompact",
+    (ctx) => rereadPreCompact(ctx, undefined, { roleItems: roleRereadItems }),
+    payload("PreCompact-auto.json", { session_id: sid }),
+    env,
+  );
 const toolUse = (sid: string, env: Env) =>
   run(
     "PreToolUse",

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { handleHook } from "../../../lib/hook/handle_hook.ts";
 import { userPromptSubmitHook } from "../../../lib/events/user_prompt_submit.ts";
-import { preCompactHook } from "../../../lib/events/pre_compact.ts";
+import { preCompactHook } from "../../../lib/events/pre_compact_hook.ts";
 import { clientContextTokens, fillCrossed, fillWarningPath } from "../../../lib/session/fill_level.ts";
 import { FILL_WARNING_TEXT, fillWarningElement } from "../../../lib/session/fill_warning.ts";
 import { ajvFor } from "../_orchestration_env.ts";

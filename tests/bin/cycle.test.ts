@@ -52,26 +52,26 @@ function cycle(options: { enforce?: boolean } = {}): Cycle {
   writeDemoTranscript(transcript, { projectDir: project, sessionId });
   const state = join(tmp, "state");
   const env = { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project, REHYDRATE_STATE_DIR: state };
+  // dist/<name>, or with `multi` the multicall binary: `rehydrate <name>`.
+  const invoke = (name: string, event: string, extra: Record<string, unknown>, multi: boolean) => {
+    const input = {
+      ...payload(TEMPLATE[event]),
+      session_id: sessionId,
+      transcript_path: transcript,
+      cwd: project,
+      ...extra,
+    };
+    const [path, args] = multi ? [bin("rehydrate"), [name]] : [bin(name), []];
+    const r = run(path, args, { stdin: JSON.stringify(input), env, cwd: project });
+    return { status: r.status, stdout: r.stdout };
+  };
   return {
     ids: { session_id: sessionId, transcript_path: transcript, cwd: project },
     project,
     state,
     env,
-    hook(name, event, extra = {}) {
-      return this.multicall(name, event, extra, false);
-    },
-    multicall(name: string, event: string, extra: Record<string, unknown> = {}, multi = true) {
-      const input = {
-        ...payload(TEMPLATE[event]),
-        session_id: sessionId,
-        transcript_path: transcript,
-        cwd: project,
-        ...extra,
-      };
-      const [path, args] = multi ? [bin("rehydrate"), [name]] : [bin(name), []];
-      const r = run(path, args, { stdin: JSON.stringify(input), env, cwd: project });
-      return { status: r.status, stdout: r.stdout };
-    },
+    hook: (name, event, extra = {}) => invoke(name, event, extra, false),
+    multicall: (name, event, extra = {}) => invoke(name, event, extra, true),
   };
 }
 

@@ -1,7 +1,8 @@
 // The PreCompact hook binary (dist/pre-compact). Thin entry: all logic is in lib/events/pre_compact.ts.
 // The workflow parts (projects, orchestration, dispatch files) are hooks/pre-compact-workflows.ts,
 // which build.ts embeds as a bundle of its own: an ordinary repository's PreCompact never loads
-// their code, whose start-up is a measurable part of the hook's (bench/README.md).
+// their code, whose start-up is a measurable part of the hook's (docs/bench-notes.md, "PreCompact:
+// what is left, and what was tried").
 // No top-level await: the entry compiles to bytecode, whose output format is CommonJS.
 import { runHook } from "../lib/hook/run_hook.ts";
 import { preCompactHandler, type PreCompactWorkflows } from "../lib/events/pre_compact.ts";

@@ -13,7 +13,7 @@ import { rowToolCalls, type ToolCall } from "../transcript/tool_calls.ts";
 import { isMainChainRow } from "../transcript/rows.ts";
 import { needle, parseRow } from "../transcript/lines.ts";
 import { isAscii, parseLatin1Row, utf8OfLatin1 } from "../transcript/latin1_row.ts";
-import { hasHighEscape, hasLetterEscape } from "../transcript/json_escapes.ts";
+import { hasHighEscape, spellsNone } from "../transcript/json_escapes.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
 import { isInertLine } from "../transcript/inert_line.ts";
 
@@ -39,8 +39,16 @@ export const SHELL_RESULT_CALLS = 12;
  */
 export const SEARCH_RESULT_CALLS = 60;
 
-/** The tools whose result is kept only for the newest {@linkcode SEARCH_RESULT_CALLS} calls. */
-const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS"]);
+/**
+ * The search tools: their result is kept only for the newest {@linkcode SEARCH_RESULT_CALLS}
+ * calls, and the working set reads it line by line (`path:line:…`).
+ *
+ * @example
+ * ```ts
+ * SEARCH_TOOLS.has("Grep"); // true
+ * ```
+ */
+export const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS"]);
 
 /** One tool call with where it sits. */
 export interface CallEvidence {
@@ -53,9 +61,9 @@ export interface CallEvidence {
   cwd?: string;
   /**
    * For {@linkcode RESULT_TOOLS} (`Bash` among the newest {@linkcode SHELL_RESULT_CALLS} calls
-   * only, `Grep`, `Glob` and `LS` among the newest {@linkcode SEARCH_RESULT_CALLS}): the text of the `tool_result` content (a string, or the text of each text block
-   * followed by a newline), cut to {@linkcode resultTextChars} of the tool: more than any reader
-   * of the evidence looks at.
+   * only, `Grep`, `Glob` and `LS` among the newest {@linkcode SEARCH_RESULT_CALLS}): the text of
+   * the `tool_result` content (a string, or the text of each text block followed by a newline),
+   * cut to {@linkcode resultTextChars} of the tool: more than any reader of the evidence looks at.
    */
   resultText?: string;
   /** Like {@linkcode resultText}: `toolUseResult.filenames` when the client wrote it. */
@@ -253,8 +261,9 @@ export interface LineObserver {
  * it is read again and parsed only when a call of {@linkcode RESULT_TOOLS} asks for one of them.
  * A line that can change nothing ({@linkcode isInertLine}: a hook's progress row, …) is not
  * parsed either, nor one that adds nothing to the evidence ({@linkcode addsNothing}: an assistant
- * row of thinking only) unless it may give the plan slug the pass still looks for. Every other line is parsed as `scanTranscript` would. Until the newest
- * main-chain rows have given `cwd` and `sessionId`, every line is parsed. Reads `lines` until it
+ * row of thinking only) unless it may give the plan slug the pass still looks for. Every other
+ * line is parsed as `scanTranscript` would. Until the newest main-chain rows have given `cwd` and
+ * `sessionId`, every line is parsed. Reads `lines` until it
  * gives undefined or the evidence is complete, or with an `observer`, until the observer is done
  * too (it gets the rows it wants; a line is parsed once for both). Closing `lines` is the caller's.
  */
@@ -297,8 +306,8 @@ export function collectEvidenceFromLines(
 
 /**
  * What a line must hold for its row to add to the evidence once the pass knows the session's
- * `cwd` and id, besides a plan slug: a tool call, a text block, a user row (prompt, result, permission
- * mode), an attachment, a compaction, the file history. The most frequent first.
+ * `cwd` and id, besides a plan slug: a tool call, a text block, a user row (prompt, result,
+ * permission mode), an attachment, a compaction, the file history. The most frequent first.
  */
 const EVIDENCE_NEEDLES = ['"tool_use"', '"text"', '"user"', '"attachment"', "compact_boundary", "file-history-snapshot"]
   .map(needle);
@@ -307,14 +316,12 @@ const SLUG = needle('"slug"');
 
 /**
  * True when the row of `line` can add nothing to the evidence but its plan slug once `cwd` and
- * session id are known: it holds none of {@linkcode EVIDENCE_NEEDLES}, and no escape that may spell one (a key or
- * value is matched by its bytes, and inside a JSON string a quote is escaped, so the needles'
- * quotes are a key's or a value's). An assistant row of thinking only is such a row: sessions
- * with extended thinking write many, some long, and the evidence reads none of it.
+ * session id are known: it spells none of {@linkcode EVIDENCE_NEEDLES} (`spellsNone`). An
+ * assistant row of thinking only is such a row: sessions with extended thinking write many, some
+ * long, and the evidence reads none of it.
  */
 function addsNothing(line: Buffer): boolean {
-  for (const n of EVIDENCE_NEEDLES) if (line.indexOf(n) !== -1) return false;
-  return !hasLetterEscape(line);
+  return spellsNone(line, EVIDENCE_NEEDLES);
 }
 
 /**

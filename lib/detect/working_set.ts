@@ -4,6 +4,7 @@ import {
   type DetectionEvidence,
   MAX_REPORT_CHARS,
   MAX_RESULT_CHARS,
+  SEARCH_TOOLS,
   type TextEvidence,
 } from "./_evidence.ts";
 import { decay, type DetectionSource, evidenceOf, round3 } from "./_source.ts";
@@ -110,7 +111,7 @@ export interface WorkingSetOptions {
    * not reached. Default {@linkcode WORKING_SET_MIN_SHARE}; 0 keeps everything up to the cap.
    */
   minShare?: number;
-  /** Stop reading rows after this many tool calls (rows input only). Default 100. */
+  /** Stop reading rows after this many tool calls (rows input only). Default `DEFAULT_MAX_CALLS` (80). */
   maxCalls?: number;
   /**
    * Tells whether a file exists, or undefined when it cannot know (a recorded session whose
@@ -170,7 +171,6 @@ export const WORKING_SET_WEIGHTS: Readonly<Record<string, number>> = Object.free
 });
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS"]);
 const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(["Task", "Agent"]);
 const REASON_ORDER: readonly WorkingSetReason[] = [
   "edited",

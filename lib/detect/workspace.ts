@@ -61,7 +61,7 @@ export interface DetectWorkspaceOptions {
    * evidence again. Default true.
    */
   activeProject?: boolean;
-  /** Stop after this many tool calls. Default 100 (`DEFAULT_MAX_CALLS`). */
+  /** Stop after this many tool calls. Default 80 (`DEFAULT_MAX_CALLS`). */
   maxCalls?: number;
   /** Ranking options passed to {@linkcode workingSet}, to measure them (bench/detection-quality.ts). Default: none. */
   workingSet?: Pick<WorkingSetOptions, "rules" | "minShare">;

@@ -26,7 +26,7 @@
  */
 import type { Buffer } from "node:buffer";
 import { needle } from "./lines.ts";
-import { hasLetterEscape } from "./json_escapes.ts";
+import { spellsNone } from "./json_escapes.ts";
 
 const NEEDED = [
   '"message"',
@@ -48,6 +48,5 @@ const NEEDED = [
  * ```
  */
 export function isInertLine(line: Buffer): boolean {
-  for (const n of NEEDED) if (line.indexOf(n) !== -1) return false;
-  return !hasLetterEscape(line);
+  return spellsNone(line, NEEDED);
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Buffer } from "node:buffer";
-import { needle } from "./lines.ts";
+import { containsAny, needle } from "./lines.ts";
 
 const ESCAPE = needle("\\u");
 const ZERO = 0x30;
@@ -46,4 +46,20 @@ export function hasHighEscape(line: Buffer): boolean {
     if (line[e + 2] !== ZERO || line[e + 3] !== ZERO || !(d >= ZERO && d <= 0x37)) return true;
   }
   return false;
+}
+
+/**
+ * True when `line` spells none of `needles` (each a key or a value with its quotes, or a word no
+ * JSON string holds unescaped): none is in its bytes, and no escape may spell one
+ * ({@linkcode hasLetterEscape}). Inside a JSON string a quote is escaped, so a needle's quotes in
+ * the bytes are a key's or a value's. `isInertLine` and the evidence's thinking-only rows rest on it.
+ *
+ * @example
+ * ```ts
+ * spellsNone(Buffer.from('{"type":"progress"}'), [needle('"message"')]); // true
+ * spellsNone(Buffer.from('{"mess\\u0061ge":1}'), [needle('"message"')]); // false
+ * ```
+ */
+export function spellsNone(line: Buffer, needles: readonly Buffer[]): boolean {
+  return !containsAny(line, needles) && !hasLetterEscape(line);
 }

@@ -77,29 +77,50 @@ export interface TranscriptHead {
    * already written), as the transcript names them; undefined when there is no such boundary.
    */
   attached?: string[];
+  /**
+   * With a `since` mark: true when the activity row it names was found, and every activity row
+   * newer than it is a message the user typed (no assistant row, no tool result). Else absent.
+   */
+  typedSince?: true;
 }
 
 /**
  * Reads a transcript backwards down to its newest activity row (at most `budgetBytes`): that row's
- * mark, and the files re-attached after a boundary met before it.
+ * mark, and the files re-attached after a boundary met before it. Given `since` (the mark of the
+ * row a snapshot was dated by), it reads on down to that row while the activity rows it meets are
+ * messages the user typed, and says whether they all were (`typedSince`).
  *
  * @example
  * ```ts
  * const head = transcriptHead("/tmp/session.jsonl", 8 << 20);
  * if (head.attached !== undefined) console.log("compacted; re-attached:", head.attached);
+ * const since = transcriptHead("/tmp/session.jsonl", 8 << 20, { uuid: "a1b2" });
+ * if (since.typedSince) console.log("only typed messages since a1b2");
  * ```
  */
-export function transcriptHead(path: string, budgetBytes: number): TranscriptHead {
+export function transcriptHead(path: string, budgetBytes: number, since?: ActivityMark): TranscriptHead {
   const seen: string[] = [];
   let attached: string[] | undefined;
+  let head: TranscriptHead | undefined;
+  const uuid = since?.uuid;
   for (const row of scanTranscript(path, { budgetBytes })) {
-    if (isActivityRow(row)) {
-      return attached === undefined ? { mark: activityMark(row) } : { mark: activityMark(row), attached };
+    if (head === undefined) {
+      if (isActivityRow(row)) {
+        head = attached === undefined ? { mark: activityMark(row) } : { mark: activityMark(row), attached };
+        if (uuid === undefined) return head;
+      } else {
+        if (attached !== undefined) continue;
+        const file = attachedFile(row);
+        if (file !== undefined && seen.length < 50) seen.push(file);
+        else if (isCompactBoundaryRow(row)) attached = seen;
+        continue;
+      }
+    } else if (!isActivityRow(row)) continue;
+    if (row.uuid === uuid && (since?.timestamp === undefined || row.timestamp === since.timestamp)) {
+      head.typedSince = true;
+      return head;
     }
-    if (attached !== undefined) continue;
-    const file = attachedFile(row);
-    if (file !== undefined && seen.length < 50) seen.push(file);
-    else if (isCompactBoundaryRow(row)) attached = seen;
+    if (typedUserText(row) === undefined) return head;
   }
-  return attached === undefined ? {} : { attached };
+  return head ?? (attached === undefined ? {} : { attached });
 }

@@ -16,6 +16,11 @@ export interface CurrentSessionSnapshot {
   snapshot: SessionSnapshot;
   /** True when it was built now from the transcript (the saved one was missing, unusable or stale). */
   rebuilt: boolean;
+  /**
+   * True when a rebuild kept the saved snapshot's working set: only messages the user typed were
+   * newer than it, so only the rows back to it were read.
+   */
+  keptWorkingSet: boolean;
   /** A saved snapshot that could not be used, or a rebuilt one that could not be saved (for the debug log). */
   problem: string | null;
 }
@@ -51,23 +56,33 @@ export function currentSessionSnapshot(
   let problem = saved.problem;
   const cwd = options.cwd ?? saved.snapshot?.cwd;
   const git = cwd === undefined ? saved.snapshot?.git ?? null : gitBranch(cwd);
-  const head = transcriptHead(transcriptPath, options.budgetBytes ?? DEFAULT_SCAN_BUDGET_BYTES);
+  const since = saved.snapshot?.transcript;
+  const head = transcriptHead(
+    transcriptPath,
+    options.budgetBytes ?? DEFAULT_SCAN_BUDGET_BYTES,
+    since === undefined ? undefined : { uuid: since.last_uuid, timestamp: since.last_timestamp },
+  );
   if (saved.snapshot !== null && isCurrent(saved.snapshot, head)) {
     const snapshot: SessionSnapshot = { ...saved.snapshot, git };
     if (head.attached !== undefined) {
       snapshot.reattached_files = shownFileList(head.attached.map((raw) => ({ raw })), cwd);
       snapshot.reattached_source = "transcript";
     }
-    return { snapshot, rebuilt: false, problem };
+    return { snapshot, rebuilt: false, keptWorkingSet: false, problem };
   }
   const trigger = options.trigger ?? saved.snapshot?.trigger;
-  // The saved snapshot, stale as it is, still stands for the rows before its newest activity.
+  // The saved snapshot, stale as it is, still stands for the rows before its newest activity. When
+  // only typed messages came after them (Claude Code 2.1.3xx writes the prompt that set off an
+  // automatic compaction after PreCompact read the transcript), its working set stands too: the
+  // files were ranked on the same tool calls, and the prompt itself is quoted as the latest request.
+  const keep = head.typedSince === true && options.workingSet === undefined;
   const snapshot = buildSessionSnapshot(transcriptPath, {
     ...options,
     trigger,
     builtBy: "session-start",
     git,
     previous: saved.snapshot,
+    keepWorkingSet: keep,
   });
   if (options.save ?? true) {
     try {
@@ -76,7 +91,7 @@ export function currentSessionSnapshot(
       problem = (err as Error).message;
     }
   }
-  return { snapshot, rebuilt: true, problem };
+  return { snapshot, rebuilt: true, keptWorkingSet: keep && snapshot.transcript.continues !== undefined, problem };
 }
 
 /** Options of {@linkcode snapshotIsCurrent}. */

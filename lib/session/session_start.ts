@@ -20,7 +20,7 @@ export function sessionContext(
 ): string {
   const input = ctx.input;
   if (ctx.sessionKey === null || typeof input.transcript_path !== "string" || input.transcript_path === "") return "";
-  const { snapshot, rebuilt, problem } = currentSessionSnapshot(ctx.stateDir(), input.transcript_path, {
+  const { snapshot, rebuilt, keptWorkingSet, problem } = currentSessionSnapshot(ctx.stateDir(), input.transcript_path, {
     sessionId: input.session_id,
     cwd: typeof input.cwd === "string" ? input.cwd : ctx.projectDir,
     budgetBytes: ctx.config().transcript.scanBudgetBytes,
@@ -28,6 +28,12 @@ export function sessionContext(
     now: ctx.now,
   });
   if (problem) ctx.log(`session: ${problem}`);
-  if (rebuilt) ctx.log("session: snapshot rebuilt from the transcript");
+  if (rebuilt) {
+    ctx.log(
+      keptWorkingSet
+        ? "session: snapshot updated from the transcript (only typed messages since it: working set kept)"
+        : "session: snapshot rebuilt from the transcript",
+    );
+  }
   return renderSessionElement(snapshot, { maxChars: options.maxChars });
 }

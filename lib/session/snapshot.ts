@@ -112,6 +112,13 @@ export interface BuildSessionSnapshotOptions {
    * the same pass ({@linkcode detectWorkspace} with this snapshot as its line observer).
    */
   workingSet?: readonly { path: string; reasons: readonly string[] }[];
+  /**
+   * Keep `previous`'s working set instead of ranking the rows again, when `previous` can be
+   * continued: for a snapshot that only messages the user typed made stale
+   * (`currentSessionSnapshot`). The transcript is then read only back to `previous` (and to the
+   * newest files read, for the re-attached ones). `workingSet`, when given, comes first. Default false.
+   */
+  keepWorkingSet?: boolean;
   /** The project for the ranking: paths inside it are relative, files outside it need a tool call. Default `cwd`. */
   projectDir?: string;
   /** Most tasks kept. Default 50, at most 200. */
@@ -231,9 +238,11 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   // this snapshot wants and those its evidence needs, each once), else this snapshot's own.
   const budget = positiveInt(options.budgetBytes, DEFAULT_SCAN_BUDGET_BYTES);
   const limit = clamp(options.workingSetSize, 10, 50);
+  // `previous`'s working set, already as a snapshot keeps it: not cleaned again.
+  const kept = options.workingSet === undefined && options.keepWorkingSet === true ? previous?.working_set : undefined;
   let ranked: SnapshotWorkingSetItem[];
-  if (options.workingSet !== undefined) {
-    ranked = toItems(options.workingSet, limit);
+  if (options.workingSet !== undefined || kept !== undefined) {
+    ranked = toItems(options.workingSet ?? kept ?? [], limit);
     const lines = reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES, stats);
     try {
       for (let line = lines.next(); line !== undefined; line = lines.next()) {
@@ -289,7 +298,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     user_requests: requests.result(),
     edited_files: edited.files,
     edited_files_total: edited.total,
-    working_set: cleanWorkingSet(ranked),
+    working_set: kept !== undefined ? ranked : cleanWorkingSet(ranked),
     reattached_files: reattached.files,
     reattached_source: reattached.source,
   };

@@ -27,6 +27,7 @@
  * Bench tooling: Bun APIs are fine here; nothing in hooks/ or lib/ imports this.
  */
 import {
+  appendFileSync,
   closeSync,
   cpSync,
   existsSync,
@@ -36,6 +37,7 @@ import {
   readFileSync,
   readSync,
   statSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -69,11 +71,23 @@ interface RepoCase {
    * the transcript as it was then), which is what a PreCompact finds.
    */
   from?: "after" | "before";
+  /**
+   * A message the user typed, written to the transcript after PreCompact read it, for this case's
+   * runs only (taken off again after them): what Claude Code 2.1.3xx writes when a new prompt past
+   * the threshold sets off an automatic compaction.
+   */
+  late?: string;
 }
+
+/** The prompt of `session-start@late-prompt`: it names a file the working set does not hold. */
+export const LATE_PROMPT = "Also check src/billing/tax.ts for the same float drift";
 
 export const REPO_CASES: readonly RepoCase[] = [
   { id: "pre-compact", binary: "pre-compact", target: 2.5, from: "before" },
   { id: "session-start", binary: "session-start", target: 2.5 },
+  // SessionStart(compact) after an automatic compaction set off by a new prompt (Claude Code
+  // 2.1.3xx): the saved snapshot is stale by that prompt and is brought up to date.
+  { id: "session-start@late-prompt", binary: "session-start", target: 2.5, late: LATE_PROMPT },
   // The first prompt after a compaction whose SessionStart never printed: the short re-delivery.
   { id: "user-prompt-submit", binary: "user-prompt-submit" },
   // The usual prompt: the reminders used up, a minute between prompts, the fast path's memo left by
@@ -190,6 +204,40 @@ function transcriptBeforeLastBoundary(path: string, out: string): string | null 
     return out;
   }
   return null;
+}
+
+/**
+ * Appends a message the user typed to the transcript at `path` (a main-chain `user` row after its
+ * last row) and returns what takes it off again (the file cut back to its size).
+ */
+function appendTypedMessage(path: string, text: string, cwd: string): () => void {
+  const size = statSync(path).size;
+  const tail = Math.min(size, 1 << 20);
+  const fd = openSync(path, "r");
+  const buf = Buffer.alloc(tail);
+  try {
+    readSync(fd, buf, 0, tail, size - tail);
+  } finally {
+    closeSync(fd);
+  }
+  const lines = buf.toString("utf8").trimEnd().split("\n");
+  const last = JSON.parse(lines[lines.length - 1]) as { uuid?: string; timestamp?: string };
+  const row = {
+    parentUuid: last.uuid ?? null,
+    isSidechain: false,
+    userType: "external",
+    cwd,
+    sessionId: SESSION_ID,
+    version: "2.1.332",
+    gitBranch: REPO_BRANCH,
+    type: "user",
+    message: { role: "user", content: text },
+    uuid: "6c1b2d3e-4f50-4a61-8b72-9c83d4e5f607",
+    timestamp: new Date(Date.parse(last.timestamp ?? "2026-11-06T16:00:00.000Z") + 60_000).toISOString(),
+    permissionMode: "default",
+  };
+  appendFileSync(path, JSON.stringify(row) + "\n");
+  return () => truncateSync(path, size);
 }
 
 /** Dates every file and folder under `root` back by `ms` (files changed in the last seconds are never cached). */
@@ -323,7 +371,7 @@ function main(): void {
     spawn([join(bin, "post-compact")], repoInput("post-compact", ctx));
     const snap = snapshotTree(sandbox);
 
-    for (const c of cases) {
+    const runCase = (c: RepoCase): void => {
       const restore = (): void => {
         (c.from === "before" ? before : snap).restore();
         for (const p of c.prepare ?? []) {
@@ -389,6 +437,15 @@ function main(): void {
             : ""
         }  exit ${out.exitCode}, ${out.stdoutBytes} B out`,
       );
+    };
+
+    for (const c of cases) {
+      const undoLate = c.late === undefined ? null : appendTypedMessage(path, c.late, repo);
+      try {
+        runCase(c);
+      } finally {
+        undoLate?.();
+      }
     }
   }
 

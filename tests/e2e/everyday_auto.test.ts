@@ -1,0 +1,99 @@
+// Automatic compaction in an ordinary repository (examples/everyday), driven by the real Claude
+// Code client: the agent plans the fix with TaskCreate and edits src/format.js; a turn reports
+// usage past the auto-compact threshold, and the user's next prompt sets off the compaction.
+// Claude Code writes that prompt to the transcript after PreCompact read it, so the snapshot
+// PreCompact saved is stale by one typed message: SessionStart(compact) brings it up to date
+// (reading only back to the snapshot, its working set kept) and the first request after the
+// compaction must carry <session-context> exactly once, with the task verbatim and that prompt as
+// the latest request.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { E2e, firstAfterCompaction, type LoggedRequest, ourElements, ROOT, scripted } from "./harness.ts";
+import { writeLatencyReport } from "./latency.ts";
+
+const TASK = "Fix rounding: sum integer cents in src/format.js";
+const TRIGGER = "Now write the regression test for 0.1 + 0.2";
+const ENV = { CLAUDE_CODE_AUTO_COMPACT_WINDOW: "200000" };
+
+describe("automatic compaction in an ordinary repository under the real Claude Code client", () => {
+  let e: E2e;
+  let compaction: LoggedRequest | null = null;
+  let next: LoggedRequest | null = null;
+  let log = "";
+
+  before(async () => {
+    e = await E2e.start("everyday-auto");
+    const repo = e.workspace(join(ROOT, "examples", "everyday"));
+    const p = (rel: string) => join(repo, rel);
+    const first = await e.claude(
+      repo,
+      scripted("The totals are off by a cent sometimes. Find out why.", [
+        { tool: "Read", input: { file_path: p("src/format.js") } },
+        { tool: "TaskCreate", input: { subject: TASK, description: "Convert to cents first.", activeForm: "Fixing" } },
+        { tool: "TaskUpdate", input: { taskId: "1", status: "in_progress" } },
+        {
+          tool: "Edit",
+          input: {
+            file_path: p("src/format.js"),
+            old_string: "total += price;",
+            new_string: "total += Math.round(price * 100);",
+          },
+        },
+        { text: "format.js now sums integer cents." },
+      ]),
+      { env: ENV },
+    );
+    await e.claude(
+      repo,
+      scripted("Check the parser too.", [
+        { tool: "Read", input: { file_path: p("src/parse.js") } },
+        { text: "The parser is fine.", usage: 172_000 },
+      ]),
+      { resume: first.sessionId, env: ENV },
+    );
+    const run = await e.claude(repo, scripted(TRIGGER, [{ text: "Writing the test." }]), {
+      resume: first.sessionId,
+      env: ENV,
+    });
+    compaction = run.requests.find((r) => r.kind === "compact-summary") ?? null;
+    next = firstAfterCompaction(run.requests);
+    const path = join(e.state, "debug.log");
+    log = existsSync(path) ? readFileSync(path, "utf8") : "";
+  });
+
+  after(() => {
+    e?.recordLatency();
+    e?.close();
+    writeLatencyReport();
+  });
+
+  test("the prompt past the threshold sets off an automatic compaction", () => {
+    assert.ok(compaction, e.explain("the compaction request", null));
+    assert.ok(next, e.explain("a request after the compaction", null));
+  });
+
+  test("the first request after it carries <session-context> once, with the task and the prompt that set it off", () => {
+    const elements = ourElements(next!).filter((x) => x.startsWith("<session-context"));
+    assert.equal(elements.length, 1, e.explain("one session-context", next, "session-context"));
+    const ctx = elements[0];
+    assert.ok(ctx.includes(TASK), e.explain("the task verbatim", next, "session-context"));
+    assert.match(ctx, /in[_ ]progress/, e.explain("the task's status", next, "session-context"));
+    assert.ok(
+      ctx.includes(`<request latest="true">${TRIGGER}`),
+      e.explain("the prompt that set off the compaction, as the latest request", next, "session-context"),
+    );
+    assert.ok(ctx.includes("src/format.js"), e.explain("the edited file", next, "session-context"));
+  });
+
+  test("SessionStart brought PreCompact's snapshot up to date without ranking the files again", () => {
+    // The client wrote the prompt after PreCompact read the transcript (2.1.332): the snapshot is
+    // stale by that one typed message, and a full rebuild would rank the files again.
+    assert.ok(!log.includes("session: snapshot rebuilt from the transcript"), `no full rebuild\n${e.debugLogTail()}`);
+    assert.ok(
+      log.includes("session: snapshot updated from the transcript (only typed messages since it: working set kept)"),
+      `the snapshot was brought up to date\n${e.debugLogTail()}`,
+    );
+  });
+});

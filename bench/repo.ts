@@ -506,7 +506,9 @@ TaskCreate/TaskUpdate, TodoWrite, file-history snapshots, usage on every assista
 Every run starts from the moment right after a compaction (PreCompact and PostCompact ran once), except
 \`pre-compact\`, which starts from the moment before it (the previous compaction's PreCompact and PostCompact
 ran on the transcript cut at its newest boundary, so its snapshot is there to continue); a case's earlier hooks
-run untimed after each restore (\`@quiet\`: SessionStart, three prompts, a minute, a prompt).
+run untimed after each restore (\`@quiet\`: SessionStart, three prompts, a minute, a prompt);
+\`session-start@late-prompt\` has a typed prompt written after PreCompact ran, as Claude Code 2.1.332 writes the
+one that sets off an automatic compaction.
 
 Per round: each run of the hook divided by the floor's run in the same round; median and the sign test's 95 %
 interval. *within* = the whole interval is under the target, *over* = the whole interval is above it.

@@ -210,7 +210,14 @@ function validPayload(rng: Rng, event: HookEventName, world: World): Record<stri
   const names = TEMPLATES[event];
   const p = names ? template(rng.pick(names)) : { hook_event_name: event };
   p.session_id = rng.chance(0.9) ? SESSION : rng.pick(["b1c2d3e4-0000-4000-8000-000000000001", "served:abc", "other"]);
-  p.transcript_path = rng.chance(0.8) ? world.transcripts.demo : rng.pick(Object.values(world.transcripts));
+  // The demo mostly; SessionStart and the prompt often find the prompt that set off the compaction
+  // written after PreCompact read the demo (the prelude's PreCompact ran on it).
+  const late = (event === "SessionStart" || event === "UserPromptSubmit") && rng.chance(0.15);
+  p.transcript_path = late
+    ? world.transcripts.latePrompt
+    : rng.chance(0.8)
+    ? world.transcripts.demo
+    : rng.pick(Object.values(world.transcripts));
   p.cwd = world.project;
   if (event === "PreToolUse" || event === "PostToolUse") {
     const tool = rng.pick(["Read", "Read", "Edit", "Bash", "Write", "Glob"]);

@@ -172,13 +172,8 @@ export function repoInput(caseId: string, ctx: { transcriptPath: string; cwd: st
   throw new Error(`unknown case ${caseId}`);
 }
 
-/**
- * Writes to `out` the lines of the transcript at `path` before its newest main-chain compact
- * boundary and returns `out`, or null when it has none (the tail of 16 MiB is searched).
- */
-function transcriptBeforeLastBoundary(path: string, out: string): string | null {
-  const size = statSync(path).size;
-  const tail = Math.min(size, 16 << 20);
+/** The last `tail` bytes of the file at `path`, `size` bytes long. */
+function readTail(path: string, size: number, tail: number): Buffer {
   const fd = openSync(path, "r");
   const buf = Buffer.alloc(tail);
   try {
@@ -186,6 +181,17 @@ function transcriptBeforeLastBoundary(path: string, out: string): string | null 
   } finally {
     closeSync(fd);
   }
+  return buf;
+}
+
+/**
+ * Writes to `out` the lines of the transcript at `path` before its newest main-chain compact
+ * boundary and returns `out`, or null when it has none (the tail of 16 MiB is searched).
+ */
+function transcriptBeforeLastBoundary(path: string, out: string): string | null {
+  const size = statSync(path).size;
+  const tail = Math.min(size, 16 << 20);
+  const buf = readTail(path, size, tail);
   for (
     let at = buf.lastIndexOf('"subtype":"compact_boundary"');
     at !== -1;
@@ -212,14 +218,7 @@ function transcriptBeforeLastBoundary(path: string, out: string): string | null 
  */
 function appendTypedMessage(path: string, text: string, cwd: string): () => void {
   const size = statSync(path).size;
-  const tail = Math.min(size, 1 << 20);
-  const fd = openSync(path, "r");
-  const buf = Buffer.alloc(tail);
-  try {
-    readSync(fd, buf, 0, tail, size - tail);
-  } finally {
-    closeSync(fd);
-  }
+  const buf = readTail(path, size, Math.min(size, 1 << 20));
   const lines = buf.toString("utf8").trimEnd().split("\n");
   const last = JSON.parse(lines[lines.length - 1]) as { uuid?: string; timestamp?: string };
   const row = {

@@ -51,6 +51,20 @@ export function activityMark(row: TranscriptRow): ActivityMark {
 const ATTACHED_FILE_TYPES: ReadonlySet<string> = new Set(["file", "compact_file_reference"]);
 
 /**
+ * True when `row` is the activity row `mark` names: its uuid, and its timestamp when the mark
+ * kept one. A mark without a uuid names no row.
+ *
+ * @example
+ * ```ts
+ * isMarkedRow({ type: "user", uuid: "a1", message: { role: "user", content: "go" } }, { uuid: "a1" }); // true
+ * ```
+ */
+export function isMarkedRow(row: TranscriptRow, mark: ActivityMark): boolean {
+  if (mark.uuid === undefined || row.uuid !== mark.uuid || !isActivityRow(row)) return false;
+  return mark.timestamp === undefined || row.timestamp === mark.timestamp;
+}
+
+/**
  * The file a row re-attaches after a compaction (`attachment` rows of type `file`, or
  * `compact_file_reference` for a file too large to attach), as the transcript names it.
  *
@@ -102,12 +116,12 @@ export function transcriptHead(path: string, budgetBytes: number, since?: Activi
   const seen: string[] = [];
   let attached: string[] | undefined;
   let head: TranscriptHead | undefined;
-  const uuid = since?.uuid;
+  const want: ActivityMark = since ?? {};
   for (const row of scanTranscript(path, { budgetBytes })) {
     if (head === undefined) {
       if (isActivityRow(row)) {
         head = attached === undefined ? { mark: activityMark(row) } : { mark: activityMark(row), attached };
-        if (uuid === undefined) return head;
+        if (want.uuid === undefined) return head;
       } else {
         if (attached !== undefined) continue;
         const file = attachedFile(row);
@@ -116,7 +130,7 @@ export function transcriptHead(path: string, budgetBytes: number, since?: Activi
         continue;
       }
     } else if (!isActivityRow(row)) continue;
-    if (row.uuid === uuid && (since?.timestamp === undefined || row.timestamp === since.timestamp)) {
+    if (isMarkedRow(row, want)) {
       head.typedSince = true;
       return head;
     }

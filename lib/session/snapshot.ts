@@ -15,7 +15,7 @@ import { isInertLine } from "../transcript/inert_line.ts";
 import { rowToolCalls } from "../transcript/tool_calls.ts";
 import { detectWorkspace, type LineObserver } from "../detect/workspace.ts";
 import { redact } from "../redact/redact.ts";
-import { activityMark, attachedFile, isActivityRow } from "./_activity.ts";
+import { activityMark, attachedFile, isActivityRow, isMarkedRow } from "./_activity.ts";
 import { safeFilePath, shownFileList } from "./_paths.ts";
 import { toolResults } from "./_results.ts";
 import { cutText } from "../redact/quote_line.ts";
@@ -240,9 +240,10 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   const limit = clamp(options.workingSetSize, 10, 50);
   // `previous`'s working set, already as a snapshot keeps it: not cleaned again.
   const kept = options.workingSet === undefined && options.keepWorkingSet === true ? previous?.working_set : undefined;
+  const given = options.workingSet ?? kept;
   let ranked: SnapshotWorkingSetItem[];
-  if (options.workingSet !== undefined || kept !== undefined) {
-    ranked = toItems(options.workingSet ?? kept ?? [], limit);
+  if (given !== undefined) {
+    ranked = toItems(given, limit);
     const lines = reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES, stats);
     try {
       for (let line = lines.next(); line !== undefined; line = lines.next()) {
@@ -320,9 +321,7 @@ function continuable(
 
 /** The main-chain activity row `previous` was dated by (its uuid, and its timestamp when it kept one). */
 function isJoinRow(row: TranscriptRow, previous: SessionSnapshot): boolean {
-  if (row.uuid !== previous.transcript.last_uuid || !isActivityRow(row)) return false;
-  const at = previous.transcript.last_timestamp;
-  return at === undefined || row.timestamp === at;
+  return isMarkedRow(row, { uuid: previous.transcript.last_uuid, timestamp: previous.transcript.last_timestamp });
 }
 
 function toItems(

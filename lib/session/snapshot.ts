@@ -100,6 +100,13 @@ export interface BuildSessionSnapshotOptions {
   builtBy?: SnapshotBuiltBy;
   /** Bytes read from the end of the transcript. Default 8 MiB (`transcript.scanBudgetBytes`). */
   budgetBytes?: number;
+  /**
+   * When the budget ends before `previous`'s newest activity row: the bytes read in all while the
+   * lines that can concern the tasks or the edited files are followed on to that row (a session
+   * with a 1M-token window writes more than the budget between two compactions). Never less than
+   * the budget. Default {@linkcode DEFAULT_FOLLOW_BYTES}.
+   */
+  followBytes?: number;
   /** Clock. Default now. */
   now?: Date;
   /** The branch; default {@linkcode gitBranch} of `cwd`. */
@@ -139,6 +146,13 @@ export interface BuildSessionSnapshotOptions {
 
 /** How many files Claude Code re-attaches after a compaction. */
 export const REATTACHED_FILES = 5;
+/**
+ * How far back, in all, the task and edit lines are followed to the previous snapshot's row when
+ * the budget ends first: 32 MiB. Between two compactions the development set's sessions wrote 7 to
+ * 13 bytes of transcript per token of context (quartiles; 21 at most): 7 to 13 MB for a 1M-token
+ * window, 21 MB at most.
+ */
+export const DEFAULT_FOLLOW_BYTES = 32 << 20;
 const FILE_TOOLS: ReadonlySet<string> = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const MAX_CWD_CHARS = 4096;
 /**
@@ -162,7 +176,8 @@ const LATE_NEEDLES = [
 
 /**
  * Builds the session snapshot from ONE backward pass over the transcript's tail (at most
- * `budgetBytes`, 8 MiB by default): the task list ({@linkcode taskTracker}), the latest typed
+ * `budgetBytes`, 8 MiB by default; with a `previous` snapshot whose row lies beyond it, the task
+ * and edit lines are followed on to that row, up to `followBytes`): the task list ({@linkcode taskTracker}), the latest typed
  * requests ({@linkcode userRequestTracker}), the edited files ({@linkcode editedFileTracker}), the
  * working set (`workingSet` of lib/detect, fed the same rows), the files Claude Code re-attaches,
  * and the branch ({@linkcode gitBranch}). Every text is redacted and capped, so the result is
@@ -268,6 +283,31 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     ranked = toItems(found.workingSet, limit);
   }
 
+  // The budget ended before the previous snapshot's row: the task and edit lines are followed on
+  // to it (nothing else: the evidence, the requests and the recent files keep to the budget).
+  if (previous !== undefined && !joined && !stats.reachedStart && stats.bytesRead >= budget) {
+    const more: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
+    const reach = Math.max(budget, positiveInt(options.followBytes, DEFAULT_FOLLOW_BYTES));
+    const lines = reverseLines(transcriptPath, reach - budget, DEFAULT_SCAN_CHUNK_BYTES, more, stats.lastLineStart);
+    try {
+      for (let line = lines.next(); line !== undefined && !joined; line = lines.next()) {
+        if (!late(line) || isInertLine(line)) continue;
+        const row = parseRow(line);
+        if (row === undefined) continue;
+        // The typed requests are not followed (a gap would put an older one next to a newer), so
+        // the previous snapshot's are not taken either.
+        if (isJoinRow(row, previous)) joined = true;
+        else {
+          tasks.add(row);
+          edits.add(row);
+        }
+      }
+    } finally {
+      lines.close();
+    }
+    stats.bytesRead += more.bytesRead;
+    stats.reachedStart = more.reachedStart;
+  }
   if (joined && previous !== undefined) {
     tasks.older({ source: previous.tasks_source, tasks: previous.tasks, omitted: previous.tasks_omitted });
     edits.older({ files: previous.edited_files, total: previous.edited_files_total });

@@ -6,6 +6,11 @@ import type { TranscriptRow } from "./transcript_row.ts";
 export interface ReverseLinesStats {
   bytesRead: number;
   reachedStart: boolean;
+  /**
+   * Where the last line given starts in the file (the oldest so far), once one was given: a
+   * further read with `end` there goes on with the lines before it.
+   */
+  lastLineStart?: number;
 }
 
 /** A file's lines newest first: {@linkcode reverseLines} (bytes) or {@linkcode reverseTextLines} (text). */
@@ -54,7 +59,9 @@ let decoder: TextDecoder | undefined;
  * until the next `next()`: a caller that keeps one keeps its place instead (`lineStart()`, its
  * length) and reads it again with `readAt()` (`collectEvidenceFromLines` does). Fresh memory is
  * what a short-lived process pays most for: each new page costs a fault (bench/README.md).
- * Missing, unreadable or non-regular files give no lines.
+ * Missing, unreadable or non-regular files give no lines. With `end`, the file is read as if it
+ * ended there: a caller that went through `budget` bytes goes on before the last line it was
+ * given (`stats.lastLineStart`) with a further budget.
  *
  * For scans that test most lines for a few bytes before decoding any ({@linkcode containsAny});
  * a read that decodes every line it meets is cheaper with {@linkcode reverseTextLines}.
@@ -77,8 +84,9 @@ export function reverseLines(
   budget: number,
   chunkBytes: number,
   stats?: ReverseLinesStats,
+  end?: number,
 ): ReverseByteLines {
-  return rawLines(path, budget, chunkBytes, stats, allocBuffer) as unknown as ReverseByteLines;
+  return rawLines(path, budget, chunkBytes, stats, allocBuffer, end) as unknown as ReverseByteLines;
 }
 
 /**
@@ -117,13 +125,14 @@ export function reverseTextLines(
   };
 }
 
-/** {@linkcode reverseLines}, in arrays from `alloc`. */
+/** {@linkcode reverseLines}, in arrays from `alloc`, of the file's first `fileEnd` bytes (default all). */
 function rawLines(
   path: string,
   budget: number,
   chunkBytes: number,
   stats: ReverseLinesStats | undefined,
   alloc: (n: number) => Uint8Array,
+  fileEnd?: number,
 ): ReverseLines<Uint8Array> & {
   lineStart(): number;
   readAt(offset: number, length: number): Uint8Array | undefined;
@@ -134,7 +143,9 @@ function rawLines(
     try {
       fd = openSync(path, constants.O_RDONLY | O_NONBLOCK);
       const st = fstatSync(fd);
-      if (st.isFile()) pos = st.size;
+      if (st.isFile()) {
+        pos = typeof fileEnd === "number" && fileEnd >= 0 ? Math.min(st.size, Math.floor(fileEnd)) : st.size;
+      }
     } catch { /* no lines */ }
   }
   let bytesRead = 0;
@@ -188,6 +199,7 @@ function rawLines(
           line = trimCr(line);
           if (line.length > 0) {
             start = bufStart + nl + 1;
+            if (stats) stats.lastLineStart = start;
             return line;
           }
           continue;
@@ -221,7 +233,10 @@ function rawLines(
         start = 3;
       }
       if (head !== undefined) head = trimCr(head);
-      if (head !== undefined && head.length > 0) return head;
+      if (head !== undefined && head.length > 0) {
+        if (stats) stats.lastLineStart = start;
+        return head;
+      }
     }
     close();
     return undefined;

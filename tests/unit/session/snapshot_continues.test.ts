@@ -162,6 +162,98 @@ describe("buildSessionSnapshot() with the previous compaction's snapshot", () =>
     ]);
   });
 
+  test("buildSessionSnapshot() follows the task and edit lines past the budget to the previous snapshot's row", () => {
+    // A segment longer than the budget, as a 1M-token window writes: the task and the edit right
+    // after the compaction lie beyond the budget, the three newest requests within it.
+    const long: TranscriptRow[] = [
+      ...after.slice(0, 7), // the boundary, the summary, a request, task 2's update, task 3 created
+      ...edit("test/format.test.ts"),
+      ...Array.from({ length: 300 }, (_, i) => textRow(`Checking case ${i}: ${"y".repeat(1000)}`)),
+      userRow("Run the suite"),
+      userRow("Then the linter"),
+      ...after.slice(-9), // the reads and the last words
+      userRow("Commit when green"),
+    ];
+    const previous = build(writeRows(before, "before.jsonl"));
+    const path = writeRows([...before, ...long], "long.jsonl");
+    const text = readFileSync(path);
+    const budgetBytes = 100_000;
+    const followed = buildSessionSnapshot(path, {
+      sessionId: SESSION,
+      cwd: CWD,
+      now: NOW,
+      git: null,
+      previous,
+      budgetBytes,
+    });
+    const whole = build(path, previous);
+    assert.equal(whole.transcript.continues, previous.created_at);
+    assert.equal(followed.transcript.continues, previous.created_at);
+    assert.deepEqual(kept(followed), kept(whole));
+    assert.deepEqual(followed.tasks.map((t) => [t.id, t.status, t.subject]), [
+      ["1", "in_progress", "Fix rounding in src/format.ts"],
+      ["2", "in_progress", "Write the regression test"],
+      ["3", "pending", "Update the changelog"],
+    ]);
+    assert.ok(followed.edited_files.some((f) => f.path === "test/format.test.ts"));
+    assert.ok(followed.transcript.bytes_read > budgetBytes && followed.transcript.bytes_read < text.length);
+    assert.deepEqual(validateSchema(sessionSnapshotSchema(), followed), []);
+
+    // A reach just past the join row's line is enough: the follow goes on from where the budget ended.
+    const joinLine = text.lastIndexOf("\n", text.indexOf(JSON.stringify(previous.transcript.last_uuid)));
+    const tight = buildSessionSnapshot(path, {
+      sessionId: SESSION,
+      cwd: CWD,
+      now: NOW,
+      git: null,
+      previous,
+      budgetBytes,
+      followBytes: text.length - joinLine + 4096,
+    });
+    assert.deepEqual(kept(tight), kept(whole));
+
+    // Not followed (the reach no more than the budget): the previous snapshot is not used, as before.
+    const unfollowed = buildSessionSnapshot(path, {
+      sessionId: SESSION,
+      cwd: CWD,
+      now: NOW,
+      git: null,
+      previous,
+      budgetBytes,
+      followBytes: budgetBytes,
+    });
+    assert.equal(unfollowed.transcript.continues, undefined);
+    assert.deepEqual(unfollowed.tasks.map((t) => t.id), []);
+
+    // The budget's edge inside task 3's creation: that line is read whole by the follow.
+    const created = text.indexOf('"Update the changelog"');
+    for (const cut of [created, created - 150, created + 20]) {
+      const edge = buildSessionSnapshot(path, {
+        sessionId: SESSION,
+        cwd: CWD,
+        now: NOW,
+        git: null,
+        previous,
+        budgetBytes: text.length - cut,
+      });
+      assert.deepEqual(kept(edge), kept(whole), `edge at ${cut}`);
+    }
+
+    // Typed requests are not followed: past the budget they stay as the budget found them.
+    const few = buildSessionSnapshot(path, {
+      sessionId: SESSION,
+      cwd: CWD,
+      now: NOW,
+      git: null,
+      previous,
+      // To the start of the line of "Then the linter", with the newline before it.
+      budgetBytes: text.length - text.lastIndexOf("\n", text.lastIndexOf("Then the linter")),
+      userRequests: 5,
+    });
+    assert.equal(few.transcript.continues, previous.created_at);
+    assert.deepEqual(few.user_requests.map((r) => r.text), ["Commit when green", "Then the linter"]);
+  });
+
   test("buildSessionSnapshot() ignores a previous snapshot of another session, another cwd, or whose row it never meets", () => {
     const previous = build(writeRows(before, "before.jsonl"));
     const path = writeRows([...before, ...after], "whole.jsonl");

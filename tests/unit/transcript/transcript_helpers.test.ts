@@ -9,7 +9,13 @@ import { assistantMessages } from "../../../lib/transcript/assistant_messages.ts
 import { rowToolCalls, toolCalls } from "../../../lib/transcript/tool_calls.ts";
 import { lastCompactBoundary } from "../../../lib/transcript/last_compact_boundary.ts";
 import type { TranscriptRow } from "../../../lib/transcript/transcript_row.ts";
-import { containsAny, needle, reverseLines, reverseTextLines } from "../../../lib/transcript/lines.ts";
+import {
+  containsAny,
+  needle,
+  reverseLines,
+  type ReverseLinesStats,
+  reverseTextLines,
+} from "../../../lib/transcript/lines.ts";
 import { Buffer } from "node:buffer";
 import { generateTranscriptText } from "../_transcript_gen.ts";
 
@@ -359,6 +365,52 @@ describe("reverseLines() and reverseTextLines()", () => {
       }
       assert.ok(readAll(path, 1 << 20, 7).includes("\ufeffmid-file BOM stays"));
       assert.equal(readAll(path, 1 << 20, 7).at(-1), '{"a":1}');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("reverseLines() with an end reads the file as if it ended there, and goes on where a budget stopped", () => {
+    const parts = [
+      '\ufeff{"a":1}\r\n',
+      "Zürich ✓ 𝄞\n",
+      "\n\r\n",
+      "x".repeat(300) + "é\n",
+      '{"b":2}\n',
+      "last, no newline 日本",
+    ];
+    const bytes = Buffer.from(parts.join(""), "utf8");
+    const dir = mkdtempSync(join(tmpdir(), "rehydrate-lines-"));
+    try {
+      const path = join(dir, "t.jsonl");
+      writeFileSync(path, bytes);
+      const read = (budget: number, chunk: number, end?: number, stats?: ReverseLinesStats) => {
+        const lines = reverseLines(path, budget, chunk, stats, end);
+        const out: string[] = [];
+        for (let line = lines.next(); line !== undefined; line = lines.next()) out.push(line.toString("utf8"));
+        return out;
+      };
+      for (const chunk of [1, 3, 7, 64, 65_536]) {
+        for (let end = 0; end <= bytes.length + 2; end += end < 40 ? 1 : 17) {
+          for (const budget of [5, 60, 1 << 20]) {
+            assert.deepEqual(
+              read(budget, chunk, end),
+              oracleLines(bytes.subarray(0, Math.min(end, bytes.length)), budget),
+              `chunk ${chunk}, end ${end}, budget ${budget}`,
+            );
+          }
+        }
+        // A read cut by its budget, then one from the last line it gave: together, the whole file's lines.
+        for (const budget of [1, 9, 40, 311, 320, bytes.length - 1]) {
+          const stats: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
+          const first = read(budget, chunk, undefined, stats);
+          const rest = read(1 << 20, chunk, stats.lastLineStart);
+          assert.deepEqual([...first, ...rest], oracleLines(bytes, 1 << 20), `chunk ${chunk}, budget ${budget}`);
+          if (first.length > 0) {
+            assert.equal(bytes.subarray(stats.lastLineStart!).toString("utf8").startsWith(first.at(-1)!), true);
+          }
+        }
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -245,13 +245,23 @@ export interface LineObserver {
    * `resultOnly` tells, when the pass knows it, whether the line can only record tool results
    * ({@linkcode toolResultLineIds}); `inert`, whether it can change nothing once the session's
    * `cwd`, id and newest activity are known ({@linkcode isInertLine}); undefined when the pass did
-   * not look.
+   * not look. `ids`: the line's tool-result ids when `resultOnly` is true.
    */
-  wants(line: Buffer, resultOnly: boolean | undefined, inert: boolean | undefined): boolean;
+  wants(
+    line: Buffer,
+    resultOnly: boolean | undefined,
+    inert: boolean | undefined,
+    ids: readonly string[] | undefined,
+  ): boolean;
   /** The row of a wanted line. */
   row(row: TranscriptRow): void;
   /** True once no older line can matter to it: the pass then ends with the evidence. Default: never. */
   done?(): boolean;
+  /**
+   * Told the lines before the first is read: an observer that keeps a line's place
+   * (`lineStart()`) reads it again with `readAt()` while the pass runs.
+   */
+  reading?(lines: ReverseByteLines): void;
 }
 
 /**
@@ -275,13 +285,14 @@ export function collectEvidenceFromLines(
   const pass = startPass(options, lines);
   const out = pass.out;
   let complete = false;
+  observer?.reading?.(lines);
   for (let line = lines.next(); line !== undefined; line = lines.next()) {
     if (complete && observer?.done?.() === true) break;
     // Looked at once, for the pass and its observer.
     const lazy = !complete && out.cwd !== undefined && out.sessionId !== undefined;
     const ids = lazy ? toolResultLineIds(line) : undefined;
     const inert = lazy && ids === undefined ? isInertLine(line) : undefined;
-    const wanted = observer !== undefined && observer.wants(line, lazy ? ids !== undefined : undefined, inert);
+    const wanted = observer !== undefined && observer.wants(line, lazy ? ids !== undefined : undefined, inert, ids);
     if (complete || inert === true) {
       if (!wanted) continue;
     } else if (!wanted && ids !== undefined) {

@@ -5,6 +5,7 @@ import {
   needle,
   parseRow,
   positiveInt,
+  type ReverseByteLines,
   reverseLines,
   type ReverseLinesStats,
 } from "../transcript/lines.ts";
@@ -12,6 +13,7 @@ import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "../transcri
 import { isCompactBoundaryRow } from "../transcript/rows.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
 import { isInertLine } from "../transcript/inert_line.ts";
+import { spellsNone } from "../transcript/json_escapes.ts";
 import { rowToolCalls } from "../transcript/tool_calls.ts";
 import { detectWorkspace, type LineObserver } from "../detect/workspace.ts";
 import { redact } from "../redact/redact.ts";
@@ -173,6 +175,41 @@ const LATE_NEEDLES = [
   '"create"',
 ]
   .map(needle);
+/**
+ * What a row must spell to concern the task list or the edited files at all: a tool call, a tool
+ * result or the file history. An assistant text or a typed message that merely says "task" does not.
+ */
+const CONCERNS = ['"tool_use"', '"tool_result"', "file-history-snapshot"].map(needle);
+const IS_ERROR = needle("is_error");
+const CREATE = needle('"create"');
+/** Tools whose results the trackers read: the task tools', the edit tools' and the file tools'. */
+const TRACKED_TOOLS: ReadonlySet<string> = new Set([
+  "TaskCreate",
+  "TaskUpdate",
+  "TaskList",
+  "TaskGet",
+  "TodoWrite",
+  "Read",
+  "Edit",
+  "Write",
+  "MultiEdit",
+  "NotebookEdit",
+]);
+/** Tools whose results count only when they failed, or (the edit tools) created a file. */
+const ERROR_OR_CREATE_ONLY: ReadonlySet<string> = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
+/**
+ * A line that can only record tool results ({@linkcode toolResultLineIds}), kept unparsed until
+ * the pass meets the call it answers: where it lies, whether its bytes spell an error or a file
+ * created, and the line it replaced for the same id (newer: the pass reads backwards).
+ */
+interface DeferredResult {
+  offset: number;
+  length: number;
+  error: boolean;
+  create: boolean;
+  prev?: DeferredResult;
+}
 
 /**
  * Builds the session snapshot from ONE backward pass over the transcript's tail (at most
@@ -212,6 +249,49 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   const previous = continuable(options.previous, options.sessionId, shownCwd);
   const join = previous === undefined ? undefined : [needle(JSON.stringify(previous.transcript.last_uuid))];
   let joined = false;
+  // Tool-result lines that can matter only through the call they answer, by its id: most results
+  // are of reads, searches and commands, which the trackers never look at, and the needles find
+  // words like "task" and "success" in most of them. Read again and parsed when the call is met.
+  let reader: ReverseByteLines | undefined;
+  const deferred = new Map<string, DeferredResult>();
+  const fed = new Set<number>();
+  const defer = (line: Buffer, ids: readonly string[] | undefined): boolean => {
+    if (reader === undefined || ids === undefined || ids.length === 0) return false;
+    // The previous snapshot's row may be a tool result: it is parsed, to be met.
+    if (join !== undefined && containsAny(line, join)) return false;
+    const offset = reader.lineStart();
+    const error = line.indexOf(IS_ERROR) !== -1;
+    const create = line.indexOf(CREATE) !== -1;
+    for (const id of ids) {
+      deferred.set(id, { offset, length: line.length, error, create, prev: deferred.get(id) });
+    }
+    return true;
+  };
+  // Before a call row: the results recorded for its calls, newest first, as the eager read fed
+  // them (the entry kept is the oldest line read, `prev` the newer one it replaced). A result of a
+  // read or an edit counts only when it failed or created a file, which its bytes spell (the line
+  // has no escape that could spell a letter: toolResultLineIds).
+  const feedResults = (row: TranscriptRow) => {
+    for (const call of rowToolCalls(row, TRACKED_TOOLS)) {
+      const lazy = ERROR_OR_CREATE_ONLY.has(call.name);
+      const chain: DeferredResult[] = [];
+      for (let d = deferred.get(call.id); d !== undefined; d = d.prev) chain.push(d);
+      for (let i = chain.length - 1; i >= 0; i--) {
+        const d = chain[i];
+        if ((lazy && !d.error && !d.create) || fed.has(d.offset)) continue;
+        fed.add(d.offset);
+        const bytes = reader?.readAt(d.offset, d.length);
+        const result = bytes === undefined ? undefined : parseRow(bytes as Buffer);
+        if (result === undefined) continue;
+        if (!joined) {
+          tasks.add(result);
+          edits.add(result);
+        }
+        files.add(result, false);
+      }
+      deferred.delete(call.id);
+    }
+  };
 
   const observe = (row: TranscriptRow) => {
     if (newestCwd === undefined && typeof row.cwd === "string" && row.cwd !== "" && row.isSidechain !== true) {
@@ -221,6 +301,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
       joined = true;
       requests.older(previous.user_requests);
     }
+    if (deferred.size > 0 && row.type === "assistant") feedResults(row);
     if (!joined) {
       tasks.add(row);
       edits.add(row);
@@ -231,22 +312,29 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   };
   const early = () => !(requests.full() && files.full() && mark !== undefined);
   const late = (line: Buffer) =>
-    !joined && (containsAny(line, LATE_NEEDLES) || (join !== undefined && containsAny(line, join)));
+    !joined &&
+    ((containsAny(line, LATE_NEEDLES) && !spellsNone(line, CONCERNS)) ||
+      (join !== undefined && containsAny(line, join)));
   // Every row until the requests, the recent files and the newest activity are known; then only
   // the lines that can concern the tasks or the edited files, until the join. A line that can only
   // record tool results is never a typed request: once the newest activity and `cwd` are known, it
   // is read as in the late phase (its results matter only through the needles: an error, a task
   // created, a file created). From then on an inert line (a hook's progress row, …) is never read.
   const observer: LineObserver = {
-    wants: (line, resultOnly, inert) => {
+    wants: (line, resultOnly, inert, ids) => {
       const known = mark !== undefined && newestCwd !== undefined;
-      if (!early()) return late(line) && !(known && (inert ?? isInertLine(line)));
+      if (!early()) {
+        if (!late(line) || (known && (inert ?? isInertLine(line)))) return false;
+        return !(known && resultOnly !== false && defer(line, ids ?? toolResultLineIds(line)));
+      }
       if (!known) return true;
       if (inert ?? isInertLine(line)) return false;
-      return (resultOnly ?? toolResultLineIds(line) !== undefined) ? late(line) : true;
+      const results = resultOnly === false ? undefined : ids ?? toolResultLineIds(line);
+      return results === undefined || (late(line) && !defer(line, results));
     },
     row: observe,
     done: () => joined && !early(),
+    reading: (lines) => reader = lines,
   };
 
   // One backward pass: the detector's when the working set is ranked here (it parses the lines
@@ -260,10 +348,11 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   if (given !== undefined) {
     ranked = toItems(given, limit);
     const lines = reverseLines(transcriptPath, budget, DEFAULT_SCAN_CHUNK_BYTES, stats);
+    reader = lines;
     try {
       for (let line = lines.next(); line !== undefined; line = lines.next()) {
         if (observer.done!()) break;
-        if (!observer.wants(line, undefined, undefined)) continue;
+        if (!observer.wants(line, undefined, undefined, undefined)) continue;
         const row = parseRow(line);
         if (row !== undefined) observe(row);
       }
@@ -289,15 +378,17 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     const more: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
     const reach = Math.max(budget, positiveInt(options.followBytes, DEFAULT_FOLLOW_BYTES));
     const lines = reverseLines(transcriptPath, reach - budget, DEFAULT_SCAN_CHUNK_BYTES, more, stats.lastLineStart);
+    reader = lines;
     try {
       for (let line = lines.next(); line !== undefined && !joined; line = lines.next()) {
-        if (!late(line) || isInertLine(line)) continue;
+        if (!late(line) || isInertLine(line) || defer(line, toolResultLineIds(line))) continue;
         const row = parseRow(line);
         if (row === undefined) continue;
         // The typed requests are not followed (a gap would put an older one next to a newer), so
         // the previous snapshot's are not taken either.
         if (isJoinRow(row, previous)) joined = true;
         else {
+          if (deferred.size > 0 && row.type === "assistant") feedResults(row);
           tasks.add(row);
           edits.add(row);
         }

@@ -13,6 +13,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { buildSessionSnapshot, type SessionSnapshot } from "../../../lib/session/snapshot.ts";
+import type { TranscriptRow } from "../../../lib/transcript/transcript_row.ts";
+import { sessionTasks } from "../../../lib/session/tasks.ts";
+import { editedFiles } from "../../../lib/session/edited_files.ts";
 import {
   MAX_SNAPSHOT_BYTES,
   readSessionSnapshot,
@@ -30,6 +33,7 @@ import {
   createTask,
   devTranscript,
   golden,
+  historyRow,
   plantedSecrets,
   resultRow,
   SESSION_FIXTURES,
@@ -174,6 +178,93 @@ describe("buildSessionSnapshot()", () => {
     assert.deepEqual(s.edited_files, [{ path: "pwd=[REDACTED:password]" }]);
     assert.deepEqual(s.git, { branch: "pwd=[REDACTED:password]" });
     assert.ok(writeSessionSnapshot(tempDir("rehydrate-state-"), s) !== null);
+  });
+});
+
+describe("buildSessionSnapshot() reads a tool result when it meets the call", () => {
+  // A tool-result line is kept unparsed until its call: only the results of the task, edit and
+  // file tools are read then, and a read's or an edit's only when its bytes spell an error or a
+  // file created. What the trackers get must be what they get when fed every row.
+  function snapshotOf(rows: TranscriptRow[], name: string): SessionSnapshot {
+    return buildSessionSnapshot(writeRows(rows, name), { sessionId: SESSION, cwd: CWD, now: NOW, git: null });
+  }
+
+  test("buildSessionSnapshot() reads every line recorded for a call's result, newest first, as when fed every row", () => {
+    const [call, result] = createTask("7", "Ship the fix");
+    const id = (call.message!.content as { id: string }[])[0].id;
+    const copy = (text: string, extra: Record<string, unknown>) =>
+      ({
+        ...result,
+        ...extra,
+        message: { role: "user", content: [{ tool_use_id: id, type: "tool_result", content: text }] },
+      }) as TranscriptRow;
+    const tail = [userRow("Go on"), userRow("And test it"), textRow("On it.")];
+    const cases: [string, TranscriptRow[], string | undefined][] = [
+      // An older line of another chain, then the main chain's: the newer one gives the id.
+      ["sidechain-older", [
+        call,
+        copy("Task #9 created successfully: other", { isSidechain: true, toolUseResult: undefined }),
+        result,
+      ], "7"],
+      // Two main-chain lines: fed newest first, the older one has the last word.
+      ["two-main", [
+        call,
+        copy("Task #9 created successfully: other", { toolUseResult: { task: { id: "9" } } }),
+        result,
+      ], "9"],
+      ["one", [call, result], "7"],
+    ];
+    for (const [name, rows, expected] of cases) {
+      const all = [userRow("Plan it"), ...rows, ...tail];
+      const s = snapshotOf(all, `${name}.jsonl`);
+      assert.deepEqual(s.tasks.map((t) => t.id), [expected], name);
+      assert.deepEqual(s.tasks, sessionTasks([...all].reverse()).tasks, name);
+    }
+  });
+
+  test("buildSessionSnapshot() reads a failed edit's, a created file's and a failed read's results, and no other", () => {
+    const rows: TranscriptRow[] = [
+      userRow("Fix the rounding"),
+      callRow("toolu_e1", "Edit", { file_path: `${CWD}/src/a.ts`, old_string: "x", new_string: "y" }),
+      resultRow("toolu_e1", "<tool_use_error>String to replace not found</tool_use_error>", { error: true }),
+      callRow("toolu_e2", "Edit", { file_path: `${CWD}/src/b.ts`, old_string: "x", new_string: "y" }),
+      resultRow("toolu_e2", "The file src/b.ts has been updated: the task succeeded with success."),
+      callRow("toolu_w1", "Write", { file_path: `${CWD}/src/c.ts`, content: "export {};" }),
+      resultRow("toolu_w1", "File created successfully", { detail: { type: "create", filePath: `${CWD}/src/c.ts` } }),
+      callRow("toolu_r1", "Read", { file_path: `${CWD}/src/missing.ts` }),
+      resultRow("toolu_r1", "<tool_use_error>File does not exist. Task aborted.</tool_use_error>", { error: true }),
+      callRow("toolu_r2", "Read", { file_path: `${CWD}/src/d.ts` }),
+      resultRow("toolu_r2", "1\ttask: success"),
+      userRow("Then run the tests"),
+      userRow("And commit"),
+      textRow("Done."),
+    ];
+    const s = snapshotOf(rows, "results.jsonl");
+    assert.deepEqual(s.edited_files, [{ path: "src/c.ts", created: true }, { path: "src/b.ts" }]);
+    assert.deepEqual(s.reattached_files, ["src/d.ts", "src/c.ts", "src/b.ts"]);
+  });
+
+  test("buildSessionSnapshot() reads an older file-history row that names a file the newer ones do not", () => {
+    // Past the newest requests and files, a row is read only when it can concern the tasks or the
+    // edited files: a tool call, a tool result, or the file history (the newer rows usually
+    // repeat it, but not after a rewind).
+    const rows: TranscriptRow[] = [
+      historyRow({ "src/rewound.ts": "abc@v1" }),
+      textRow("The task is done; success."),
+      userRow("Now the task list, please"),
+      historyRow({ "src/kept.ts": "def@v1" }),
+      ...["a", "b", "c", "d", "e"].flatMap((f, i) => [
+        callRow(`toolu_read_${i}`, "Read", { file_path: `${CWD}/src/${f}.ts` }),
+        resultRow(`toolu_read_${i}`, "1\texport {};"),
+      ]),
+      userRow("Go on"),
+      userRow("And test it"),
+      userRow("Then commit"),
+      textRow("On it."),
+    ];
+    const s = snapshotOf(rows, "history.jsonl");
+    assert.deepEqual(s.edited_files.map((f) => f.path).sort(), ["src/kept.ts", "src/rewound.ts"]);
+    assert.deepEqual(s.edited_files, editedFiles([...rows].reverse(), { cwd: CWD }).files);
   });
 });
 

@@ -42,6 +42,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -55,6 +56,10 @@ import { FINAL_CONTEXT_TOKENS, REPO_LAST_REQUEST, writeRepoTranscript } from "./
 import { MODEL } from "./gen/transcript.ts";
 
 const ROOT = join(import.meta.dirname, "..");
+// The generated transcripts are kept under names that carry the generator's source, so that a
+// change to it regenerates them instead of timing the old ones.
+const GEN_KEY = createHash("sha256").update(readFileSync(join(ROOT, "bench", "gen", "repo_transcript.ts")))
+  .digest("hex").slice(0, 12);
 const SESSION_ID = "7d2e9c41-3b8a-4f60-9e15-c4a7b2d08f36";
 const AGE = "(a minute passes)";
 
@@ -340,7 +345,7 @@ function main(): void {
   const results: CaseOut[] = [];
   const inputs: { mb: number; bytes: number; path: string }[] = [];
   for (const mb of sizes) {
-    const path = join(work, `repo-${mb}mb.jsonl`);
+    const path = join(work, `repo-${mb}mb-${GEN_KEY}.jsonl`);
     if (!existsSync(path)) {
       process.stdout.write(`generating ${mb} MB repository transcript ... `);
       const t = performance.now();
@@ -359,7 +364,7 @@ function main(): void {
     const ctx = { transcriptPath: path, cwd: repo };
     // Before this compaction: the previous one's hooks ran on the transcript as it was then (cut
     // before its newest compact boundary); a transcript without one was never compacted.
-    const earlier = transcriptBeforeLastBoundary(path, join(work, `repo-${mb}mb.before.jsonl`));
+    const earlier = transcriptBeforeLastBoundary(path, join(work, `repo-${mb}mb-${GEN_KEY}.before.jsonl`));
     if (earlier !== null) {
       const then = { transcriptPath: earlier, cwd: repo };
       spawn([join(bin, "pre-compact")], repoInput("pre-compact", then));

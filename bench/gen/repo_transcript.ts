@@ -56,6 +56,10 @@ const WORDS = [
   "query",
   "async",
   "return",
+  // Real code, logs and listings say "task" all the time: in the development set's sessions 80 %
+  // of the tool results' bytes hold a word the session snapshot's task and edit lines are found
+  // by (docs/bench-notes.md, "Real sessions parse far more than the bench transcript").
+  "task",
 ];
 const REQUESTS = [
   "The invoice totals are off by a cent sometimes. Find out why.",

@@ -214,10 +214,10 @@ interface DeferredResult {
 /**
  * Builds the session snapshot from ONE backward pass over the transcript's tail (at most
  * `budgetBytes`, 8 MiB by default; with a `previous` snapshot whose row lies beyond it, the task
- * and edit lines are followed on to that row, up to `followBytes`): the task list ({@linkcode taskTracker}), the latest typed
- * requests ({@linkcode userRequestTracker}), the edited files ({@linkcode editedFileTracker}), the
- * working set (`workingSet` of lib/detect, fed the same rows), the files Claude Code re-attaches,
- * and the branch ({@linkcode gitBranch}). Every text is redacted and capped, so the result is
+ * and edit lines are followed on to that row, up to `followBytes`): the task list
+ * ({@linkcode taskTracker}), the latest typed requests ({@linkcode userRequestTracker}), the
+ * edited files ({@linkcode editedFileTracker}), the working set (`workingSet` of lib/detect, fed
+ * the same rows), the files Claude Code re-attaches, and the branch ({@linkcode gitBranch}). Every text is redacted and capped, so the result is
  * bounded whatever the transcript holds. A missing or empty transcript gives an empty snapshot.
  *
  * @example
@@ -318,8 +318,8 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   // Every row until the requests, the recent files and the newest activity are known; then only
   // the lines that can concern the tasks or the edited files, until the join. A line that can only
   // record tool results is never a typed request: once the newest activity and `cwd` are known, it
-  // is read as in the late phase (its results matter only through the needles: an error, a task
-  // created, a file created). From then on an inert line (a hook's progress row, …) is never read.
+  // is kept for its call (`defer`) when its needles say it may matter (an error, a task created, a
+  // file created). From then on an inert line (a hook's progress row, …) is never read.
   const observer: LineObserver = {
     wants: (line, resultOnly, inert, ids) => {
       const known = mark !== undefined && newestCwd !== undefined;

@@ -158,9 +158,14 @@ export function createWorld(rng: Rng, options: { kind?: "workspace" | "repo" } =
   mkdirSync(home);
   // dispatch.handlerStateFile is user-only (a project's config cannot choose whose files are read).
   mkdirSync(join(home, ".claude"));
+  // A small scan budget now and then (a user-only key): the snapshot then follows the task and
+  // edit lines past it to the previous compaction's row.
   writeFileSync(
     join(home, ".claude", "rehydrate.json"),
-    JSON.stringify({ dispatch: { handlerStateFile: "handler-state.md" } }),
+    JSON.stringify({
+      dispatch: { handlerStateFile: "handler-state.md" },
+      ...(rng.chance(0.25) ? { transcript: { scanBudgetBytes: rng.range(4096, 262144) } } : {}),
+    }),
   );
   mkdirSync(outside);
   writeFileSync(

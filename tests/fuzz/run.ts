@@ -26,7 +26,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { handleHook, type HookHandler } from "../../lib/hook/handle_hook.ts";
 import type { HookEventName } from "../../lib/hook/hook_types.ts";
 import { HOOK_NAMES } from "../../lib/hook/hook_names.ts";
@@ -185,7 +185,8 @@ export async function fuzzHook(o: FuzzOptions): Promise<FuzzResult> {
   const shared = createShared();
   const worlds = Math.ceil(o.cases / o.worldSize);
   const stride = o.spawn > 0 ? Math.max(1, Math.floor(o.cases / o.spawn)) : Infinity;
-  const dist = o.dist ?? join(ROOT, "dist");
+  // Resolved here: the binaries run with the world's project as their working directory.
+  const dist = o.dist === undefined ? join(ROOT, "dist") : resolve(o.dist);
   const home = process.cwd();
   try {
     for (let w = 0; w < worlds; w++) {

@@ -222,7 +222,7 @@ describe("buildSessionSnapshot() reads a tool result when it meets the call", ()
     }
   });
 
-  test("buildSessionSnapshot() reads a failed edit's, a created file's and a failed read's results, and no other", () => {
+  test("buildSessionSnapshot() takes a failed edit's, a created file's and a failed read's results as when fed every row", () => {
     const rows: TranscriptRow[] = [
       userRow("Fix the rounding"),
       callRow("toolu_e1", "Edit", { file_path: `${CWD}/src/a.ts`, old_string: "x", new_string: "y" }),
@@ -241,13 +241,14 @@ describe("buildSessionSnapshot() reads a tool result when it meets the call", ()
     ];
     const s = snapshotOf(rows, "results.jsonl");
     assert.deepEqual(s.edited_files, [{ path: "src/c.ts", created: true }, { path: "src/b.ts" }]);
+    assert.deepEqual(s.edited_files, editedFiles([...rows].reverse(), { cwd: CWD }).files);
     assert.deepEqual(s.reattached_files, ["src/d.ts", "src/c.ts", "src/b.ts"]);
   });
 
   test("buildSessionSnapshot() reads an older file-history row that names a file the newer ones do not", () => {
     // Past the newest requests and files, a row is read only when it can concern the tasks or the
-    // edited files: a tool call, a tool result, or the file history (the newer rows usually
-    // repeat it, but not after a rewind).
+    // edited files: a tool call, a tool result, or the file history (the newer rows repeated the
+    // older ones in every development-set session, but nothing promises it).
     const rows: TranscriptRow[] = [
       historyRow({ "src/rewound.ts": "abc@v1" }),
       textRow("The task is done; success."),

@@ -6,7 +6,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
-import { buildSessionSnapshot, type SessionSnapshot } from "../../../lib/session/snapshot.ts";
+import {
+  buildSessionSnapshot,
+  type BuildSessionSnapshotOptions,
+  type SessionSnapshot,
+} from "../../../lib/session/snapshot.ts";
 import { sessionSnapshotSchema } from "../../../lib/session/session_snapshot_schema.ts";
 import { validateSchema } from "../../../lib/schema/validate_schema.ts";
 import type { TranscriptRow } from "../../../lib/transcript/transcript_row.ts";
@@ -178,14 +182,9 @@ describe("buildSessionSnapshot() with the previous compaction's snapshot", () =>
     const path = writeRows([...before, ...long], "long.jsonl");
     const text = readFileSync(path);
     const budgetBytes = 100_000;
-    const followed = buildSessionSnapshot(path, {
-      sessionId: SESSION,
-      cwd: CWD,
-      now: NOW,
-      git: null,
-      previous,
-      budgetBytes,
-    });
+    const read = (more: Partial<BuildSessionSnapshotOptions>) =>
+      buildSessionSnapshot(path, { sessionId: SESSION, cwd: CWD, now: NOW, git: null, previous, ...more });
+    const followed = read({ budgetBytes });
     const whole = build(path, previous);
     assert.equal(whole.transcript.continues, previous.created_at);
     assert.equal(followed.transcript.continues, previous.created_at);
@@ -201,51 +200,23 @@ describe("buildSessionSnapshot() with the previous compaction's snapshot", () =>
 
     // A reach just past the join row's line is enough: the follow goes on from where the budget ended.
     const joinLine = text.lastIndexOf("\n", text.indexOf(JSON.stringify(previous.transcript.last_uuid)));
-    const tight = buildSessionSnapshot(path, {
-      sessionId: SESSION,
-      cwd: CWD,
-      now: NOW,
-      git: null,
-      previous,
-      budgetBytes,
-      followBytes: text.length - joinLine + 4096,
-    });
+    const tight = read({ budgetBytes, followBytes: text.length - joinLine + 4096 });
     assert.deepEqual(kept(tight), kept(whole));
 
     // Not followed (the reach no more than the budget): the previous snapshot is not used, as before.
-    const unfollowed = buildSessionSnapshot(path, {
-      sessionId: SESSION,
-      cwd: CWD,
-      now: NOW,
-      git: null,
-      previous,
-      budgetBytes,
-      followBytes: budgetBytes,
-    });
+    const unfollowed = read({ budgetBytes, followBytes: budgetBytes });
     assert.equal(unfollowed.transcript.continues, undefined);
     assert.deepEqual(unfollowed.tasks.map((t) => t.id), []);
 
     // The budget's edge inside task 3's creation: that line is read whole by the follow.
     const created = text.indexOf('"Update the changelog"');
     for (const cut of [created, created - 150, created + 20]) {
-      const edge = buildSessionSnapshot(path, {
-        sessionId: SESSION,
-        cwd: CWD,
-        now: NOW,
-        git: null,
-        previous,
-        budgetBytes: text.length - cut,
-      });
+      const edge = read({ budgetBytes: text.length - cut });
       assert.deepEqual(kept(edge), kept(whole), `edge at ${cut}`);
     }
 
     // Typed requests are not followed: past the budget they stay as the budget found them.
-    const few = buildSessionSnapshot(path, {
-      sessionId: SESSION,
-      cwd: CWD,
-      now: NOW,
-      git: null,
-      previous,
+    const few = read({
       // To the start of the line of "Then the linter", with the newline before it.
       budgetBytes: text.length - text.lastIndexOf("\n", text.lastIndexOf("Then the linter")),
       userRequests: 5,

@@ -103,10 +103,11 @@ export interface BuildSessionSnapshotOptions {
   /** Bytes read from the end of the transcript. Default 8 MiB (`transcript.scanBudgetBytes`). */
   budgetBytes?: number;
   /**
-   * When the budget ends before `previous`'s newest activity row: the bytes read in all while the
-   * lines that can concern the tasks or the edited files are followed on to that row (a session
-   * with a 1M-token window writes more than the budget between two compactions). Never less than
-   * the budget. Default {@linkcode DEFAULT_FOLLOW_BYTES}.
+   * When the budget ends before `previous`'s newest activity row (or, without `previous`, before
+   * the transcript's start): the bytes read in all while the lines that can concern the tasks or
+   * the edited files are followed on to that row (or to the start, only when it lies within
+   * them). A session with a 1M-token window writes more than the budget between two compactions.
+   * Never less than the budget. Default {@linkcode DEFAULT_FOLLOW_BYTES}.
    */
   followBytes?: number;
   /** Clock. Default now. */
@@ -149,8 +150,8 @@ export interface BuildSessionSnapshotOptions {
 /** How many files Claude Code re-attaches after a compaction. */
 export const REATTACHED_FILES = 5;
 /**
- * How far back, in all, the task and edit lines are followed to the previous snapshot's row when
- * the budget ends first: 32 MiB. Between two compactions the development set's sessions wrote 7 to
+ * How far back, in all, the task and edit lines are followed to the previous snapshot's row (or
+ * the transcript's start) when the budget ends first: 32 MiB. Between two compactions the development set's sessions wrote 7 to
  * 13 bytes of transcript per token of context (quartiles; 21 at most): 7 to 13 MB for a 1M-token
  * window, 21 MB at most.
  */
@@ -213,8 +214,9 @@ interface DeferredResult {
 
 /**
  * Builds the session snapshot from ONE backward pass over the transcript's tail (at most
- * `budgetBytes`, 8 MiB by default; with a `previous` snapshot whose row lies beyond it, the task
- * and edit lines are followed on to that row, up to `followBytes`): the task list
+ * `budgetBytes`, 8 MiB by default; when the previous snapshot's row, or the start of a transcript
+ * not much longer, lies beyond it, the task and edit lines are followed on to it, up to
+ * `followBytes`): the task list
  * ({@linkcode taskTracker}), the latest typed requests ({@linkcode userRequestTracker}), the
  * edited files ({@linkcode editedFileTracker}), the working set (`workingSet` of lib/detect, fed
  * the same rows), the files Claude Code re-attaches, and the branch ({@linkcode gitBranch}). Every text is redacted and capped, so the result is
@@ -372,11 +374,15 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     ranked = toItems(found.workingSet, limit);
   }
 
-  // The budget ended before the previous snapshot's row: the task and edit lines are followed on
-  // to it (nothing else: the evidence, the requests and the recent files keep to the budget).
-  if (previous !== undefined && !joined && !stats.reachedStart && stats.bytesRead >= budget) {
+  // The budget ended before the previous snapshot's row, or without one, before the start of a
+  // transcript that `followBytes` would read whole (a 1M-token window's first compaction): the
+  // task and edit lines are followed on to it (nothing else: the evidence, the requests and the
+  // recent files keep to the budget).
+  const reach = Math.max(budget, positiveInt(options.followBytes, DEFAULT_FOLLOW_BYTES));
+  const follow = !joined && !stats.reachedStart && stats.bytesRead >= budget &&
+    (previous !== undefined || (stats.lastLineStart !== undefined && stats.lastLineStart <= reach - budget));
+  if (follow) {
     const more: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
-    const reach = Math.max(budget, positiveInt(options.followBytes, DEFAULT_FOLLOW_BYTES));
     const lines = reverseLines(transcriptPath, reach - budget, DEFAULT_SCAN_CHUNK_BYTES, more, stats.lastLineStart);
     reader = lines;
     try {
@@ -386,7 +392,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
         if (row === undefined) continue;
         // The typed requests are not followed (a gap would put an older one next to a newer), so
         // the previous snapshot's are not taken either.
-        if (isJoinRow(row, previous)) joined = true;
+        if (previous !== undefined && isJoinRow(row, previous)) joined = true;
         else {
           if (deferred.size > 0 && row.type === "assistant") feedResults(row);
           tasks.add(row);

@@ -276,13 +276,21 @@ describe("buildSessionSnapshot() budgets", () => {
     for (let i = 0; i < 5000; i++) lines.push(filler);
     lines.push(JSON.stringify(userRow("the latest request")));
     const path = writeLines(lines.join("\n") + "\n");
-    const s = buildSessionSnapshot(path, { sessionId: SESSION, budgetBytes: 1 << 20, git: null });
+    // The 20 MB file is longer than the follow's reach: the budget is all that is read.
+    const s = buildSessionSnapshot(path, { sessionId: SESSION, budgetBytes: 1 << 20, followBytes: 4 << 20, git: null });
     assert.ok(s.transcript.bytes_read <= 1 << 20);
     assert.equal(s.transcript.reached_start, false);
     assert.deepEqual(s.tasks, []);
     assert.equal(s.user_requests[0].text, "the latest request");
-    const whole = buildSessionSnapshot(path, { sessionId: SESSION, git: null });
-    assert.ok(whole.transcript.bytes_read <= 8 << 20);
+    // Within the follow's reach (32 MiB by default) the task lines are followed to the start, so
+    // the oldest task keeps its subject; the requests keep to the budget.
+    for (const budgetBytes of [1 << 20, undefined]) {
+      const followed = buildSessionSnapshot(path, { sessionId: SESSION, budgetBytes, git: null });
+      assert.equal(followed.transcript.reached_start, true);
+      assert.ok(followed.transcript.bytes_read <= 32 << 20);
+      assert.deepEqual(followed.tasks.map((t) => [t.id, t.subject]), [["1", "Too old to be read"]]);
+      assert.deepEqual(followed.user_requests.map((r) => r.text), ["the latest request"]);
+    }
   });
 
   test("buildSessionSnapshot() skips a line longer than the budget without reading past it", () => {

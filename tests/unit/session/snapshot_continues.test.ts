@@ -153,7 +153,8 @@ describe("buildSessionSnapshot() with the previous compaction's snapshot", () =>
     );
     assert.ok(join > start);
     const budgetBytes = Buffer.byteLength(text) - start + 1; // with the newline before it
-    const options = { sessionId: SESSION, cwd: CWD, now: NOW, git: null, budgetBytes };
+    // What the budget alone sees: no follow past it (which would read this short file whole).
+    const options = { sessionId: SESSION, cwd: CWD, now: NOW, git: null, budgetBytes, followBytes: budgetBytes };
     const small = buildSessionSnapshot(path, options);
     assert.deepEqual(small.tasks.map((t) => [t.id, t.subject]), [["2", ""], ["3", "Update the changelog"]]);
     const marked = { ...previous, tasks: previous.tasks.map((t) => ({ ...t, subject: `${t.subject} (kept)` })) };

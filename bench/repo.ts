@@ -42,7 +42,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -50,7 +49,7 @@ import { COMPILE_FLAGS } from "../build_flags.ts";
 import { type PairedRatio, pairedRatio, roundOrder, summarize, type Summary } from "./stats.ts";
 import { snapshotTree } from "./sandbox.ts";
 import { countInstructions } from "./instructions.ts";
-import { buildBinaries, evictFromPageCache } from "./run.ts";
+import { buildBinaries, evictFromPageCache, sha } from "./run.ts";
 import { REPO_ACTIVE_FILE, REPO_BRANCH, writeRepo } from "./gen/repo.ts";
 import { FINAL_CONTEXT_TOKENS, REPO_LAST_REQUEST, writeRepoTranscript } from "./gen/repo_transcript.ts";
 import { MODEL } from "./gen/transcript.ts";
@@ -58,8 +57,7 @@ import { MODEL } from "./gen/transcript.ts";
 const ROOT = join(import.meta.dirname, "..");
 // The generated transcripts are kept under names that carry the generator's source, so that a
 // change to it regenerates them instead of timing the old ones.
-const GEN_KEY = createHash("sha256").update(readFileSync(join(ROOT, "bench", "gen", "repo_transcript.ts")))
-  .digest("hex").slice(0, 12);
+const GEN_KEY = sha([readFileSync(join(ROOT, "bench", "gen", "repo_transcript.ts"))]);
 const SESSION_ID = "7d2e9c41-3b8a-4f60-9e15-c4a7b2d08f36";
 const AGE = "(a minute passes)";
 

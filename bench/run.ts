@@ -90,7 +90,15 @@ interface Command {
   warmup: number;
 }
 
-function sha(parts: (string | Uint8Array)[]): string {
+/**
+ * The first 12 hex digits of the SHA-256 of `parts`: the cache keys of the generated inputs and builds.
+ *
+ * @example
+ * ```ts
+ * const key = sha([readFileSync("bench/gen/repo_transcript.ts")]); // "11025598e7dd"
+ * ```
+ */
+export function sha(parts: (string | Uint8Array)[]): string {
   const h = createHash("sha256");
   for (const p of parts) h.update(p);
   return h.digest("hex").slice(0, 12);

@@ -151,9 +151,9 @@ export interface BuildSessionSnapshotOptions {
 export const REATTACHED_FILES = 5;
 /**
  * How far back, in all, the task and edit lines are followed to the previous snapshot's row (or
- * the transcript's start) when the budget ends first: 32 MiB. Between two compactions the development set's sessions wrote 7 to
- * 13 bytes of transcript per token of context (quartiles; 21 at most): 7 to 13 MB for a 1M-token
- * window, 21 MB at most.
+ * the transcript's start) when the budget ends first: 32 MiB. Between two compactions the
+ * development set's sessions wrote 7 to 13 bytes of transcript per token of context (quartiles;
+ * 21 at most): 7 to 13 MB for a 1M-token window, 21 MB at most.
  */
 export const DEFAULT_FOLLOW_BYTES = 32 << 20;
 const FILE_TOOLS: ReadonlySet<string> = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
@@ -216,10 +216,10 @@ interface DeferredResult {
  * Builds the session snapshot from ONE backward pass over the transcript's tail (at most
  * `budgetBytes`, 8 MiB by default; when the previous snapshot's row, or the start of a transcript
  * not much longer, lies beyond it, the task and edit lines are followed on to it, up to
- * `followBytes`): the task list
- * ({@linkcode taskTracker}), the latest typed requests ({@linkcode userRequestTracker}), the
- * edited files ({@linkcode editedFileTracker}), the working set (`workingSet` of lib/detect, fed
- * the same rows), the files Claude Code re-attaches, and the branch ({@linkcode gitBranch}). Every text is redacted and capped, so the result is
+ * `followBytes`): the task list ({@linkcode taskTracker}), the latest typed requests
+ * ({@linkcode userRequestTracker}), the edited files ({@linkcode editedFileTracker}), the working
+ * set (`workingSet` of lib/detect, fed the same rows), the files Claude Code re-attaches, and the
+ * branch ({@linkcode gitBranch}). Every text is redacted and capped, so the result is
  * bounded whatever the transcript holds. A missing or empty transcript gives an empty snapshot.
  *
  * @example
@@ -283,7 +283,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
         if ((lazy && !d.error && !d.create) || fed.has(d.offset)) continue;
         fed.add(d.offset);
         const bytes = reader?.readAt(d.offset, d.length);
-        const result = bytes === undefined ? undefined : parseRow(bytes as Buffer);
+        const result = bytes === undefined ? undefined : parseRow(bytes);
         if (result === undefined) continue;
         if (!joined) {
           tasks.add(result);
@@ -292,6 +292,14 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
         files.add(result, false);
       }
       deferred.delete(call.id);
+    }
+  };
+  // What the task list and the edited files take from a row read before the join.
+  const track = (row: TranscriptRow) => {
+    if (deferred.size > 0 && row.type === "assistant") feedResults(row);
+    if (!joined) {
+      tasks.add(row);
+      edits.add(row);
     }
   };
 
@@ -303,11 +311,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
       joined = true;
       requests.older(previous.user_requests);
     }
-    if (deferred.size > 0 && row.type === "assistant") feedResults(row);
-    if (!joined) {
-      tasks.add(row);
-      edits.add(row);
-    }
+    track(row);
     if (!requests.full()) requests.add(row);
     files.add(row, mark === undefined);
     if (mark === undefined && isActivityRow(row)) mark = activityMark(row);
@@ -317,6 +321,16 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     !joined &&
     ((containsAny(line, LATE_NEEDLES) && !spellsNone(line, CONCERNS)) ||
       (join !== undefined && containsAny(line, join)));
+  // A line to parse past the newest requests and files, once the newest activity and `cwd` are
+  // known: one of the late lines, not inert, and not a tool result kept for its call.
+  const lateKnown = (
+    line: Buffer,
+    inert: boolean | undefined,
+    resultOnly: boolean | undefined,
+    ids: readonly string[] | undefined,
+  ) =>
+    late(line) && !(inert ?? isInertLine(line)) &&
+    !(resultOnly !== false && defer(line, ids ?? toolResultLineIds(line)));
   // Every row until the requests, the recent files and the newest activity are known; then only
   // the lines that can concern the tasks or the edited files, until the join. A line that can only
   // record tool results is never a typed request: once the newest activity and `cwd` are known, it
@@ -325,10 +339,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   const observer: LineObserver = {
     wants: (line, resultOnly, inert, ids) => {
       const known = mark !== undefined && newestCwd !== undefined;
-      if (!early()) {
-        if (!late(line) || (known && (inert ?? isInertLine(line)))) return false;
-        return !(known && resultOnly !== false && defer(line, ids ?? toolResultLineIds(line)));
-      }
+      if (!early()) return known ? lateKnown(line, inert, resultOnly, ids) : late(line);
       if (!known) return true;
       if (inert ?? isInertLine(line)) return false;
       const results = resultOnly === false ? undefined : ids ?? toolResultLineIds(line);
@@ -387,17 +398,13 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     reader = lines;
     try {
       for (let line = lines.next(); line !== undefined && !joined; line = lines.next()) {
-        if (!late(line) || isInertLine(line) || defer(line, toolResultLineIds(line))) continue;
+        if (!lateKnown(line, undefined, undefined, undefined)) continue;
         const row = parseRow(line);
         if (row === undefined) continue;
         // The typed requests are not followed (a gap would put an older one next to a newer), so
         // the previous snapshot's are not taken either.
         if (previous !== undefined && isJoinRow(row, previous)) joined = true;
-        else {
-          if (deferred.size > 0 && row.type === "assistant") feedResults(row);
-          tasks.add(row);
-          edits.add(row);
-        }
+        else track(row);
       }
     } finally {
       lines.close();

@@ -145,10 +145,9 @@ export function editedFileTracker(options: EditedFilesOptions = {}): EditedFileT
         else if (f.created && old.created !== true) old.created = true;
       };
       for (const f of fromCalls) take(f, f.base ?? dir);
-      const history = [...fromHistory.values()].sort((a, b) =>
-        (b.backupTime ?? "") < (a.backupTime ?? "") ? -1 : (b.backupTime ?? "") > (a.backupTime ?? "") ? 1 : 0
-      );
-      for (const f of history) take(f, dir);
+      // The older snapshot's files come before the file history's: the history is cumulative, so
+      // it names the older rows' files too, which a read of every row would have placed by their
+      // calls, as the older snapshot did.
       let beyond = 0;
       if (olderFiles !== undefined) {
         for (const f of olderFiles.files) {
@@ -160,6 +159,10 @@ export function editedFileTracker(options: EditedFilesOptions = {}): EditedFileT
         // Files the older snapshot counted but did not list: counted still, never named.
         beyond = Math.max(0, olderFiles.total - olderFiles.files.length);
       }
+      const history = [...fromHistory.values()].sort((a, b) =>
+        (b.backupTime ?? "") < (a.backupTime ?? "") ? -1 : (b.backupTime ?? "") > (a.backupTime ?? "") ? 1 : 0
+      );
+      for (const f of history) take(f, dir);
       const all = [...seen.values()];
       return { files: all.slice(0, max), total: all.length + beyond };
     },

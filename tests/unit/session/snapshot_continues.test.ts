@@ -74,7 +74,7 @@ function kept(s: SessionSnapshot) {
     tasks: s.tasks,
     tasks_omitted: s.tasks_omitted,
     user_requests: s.user_requests,
-    edited: [...s.edited_files].sort((a, b) => a.path < b.path ? -1 : 1),
+    edited: s.edited_files,
     edited_files_total: s.edited_files_total,
     last_uuid: s.transcript.last_uuid,
   };

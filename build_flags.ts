@@ -36,6 +36,7 @@ export const HOOKS = [
   "pre-tool-use",
   "post-tool-use",
   "stop",
+  "session-checkpoint",
   "post-model-switch",
 ] as const;
 

@@ -41,11 +41,14 @@ export interface HookSpec {
   /** Absent for events without a matcher (UserPromptSubmit, Stop). */
   matcher?: string;
   timeout: number;
+  /** Run in the background (the entry's `"async": true`): Claude Code does not wait for it. */
+  async?: true;
 }
 
 /**
  * The registrations for a set of workflows. The delivery core (PreCompact records, SessionStart
- * delivers, UserPromptSubmit re-delivers) is always there; orchestration adds PostCompact (the
+ * delivers, UserPromptSubmit re-delivers, a background Stop hook keeps the session's checkpoint)
+ * is always there; orchestration adds PostCompact (the
  * compact summary into the checkpoint) and PostToolUse on writers (ORCHESTRATION.yaml staleness);
  * dispatch adds PreToolUse on every tool and Stop (the re-read enforcement) and PostToolUse on
  * Skill (handler registration); projects adds PreToolUse and Stop only when `reread.enforce` is
@@ -79,6 +82,10 @@ export function hooksFor(
     specs.push({ hook: "post-tool-use", event: "PostToolUse", matcher: postTools.join("|"), timeout: 10 });
   }
   if (enforce) specs.push({ hook: "stop", event: "Stop", timeout: 10 });
+  // The everyday layer's checkpoint after each turn, in the background (`"async": true`, which
+  // every client rehydrate supports runs without waiting, 2.1.197 included): PreCompact then reads
+  // the transcript back to the last turn's end, not to the previous compaction.
+  specs.push({ hook: "session-checkpoint", event: "Stop", timeout: 30, async: true });
   return specs;
 }
 
@@ -214,6 +221,8 @@ interface Ours {
   matcher: string | undefined;
   command: string;
   timeout: JsonNode | undefined;
+  /** True when the entry says `"async": true`. */
+  async: boolean;
   commandNode: JsonNode;
   /** The removal, cascading to containers this removal empties. */
   removal: TextEdit;
@@ -271,7 +280,8 @@ function plan(
       const want = commandFor!(spec.hook);
       const exact = found.find((o) =>
         !claimed.has(o) && o.event === spec.event && o.hook === spec.hook && o.matcher === spec.matcher &&
-        o.command === want && o.timeout?.kind === "number" && o.timeout.value === spec.timeout
+        o.command === want && o.timeout?.kind === "number" && o.timeout.value === spec.timeout &&
+        o.async === (spec.async === true)
       );
       if (exact) {
         claimed.add(exact);
@@ -281,9 +291,10 @@ function plan(
     let edit: TextEdit | null = null;
     let note: [string[], string] | null = null;
     for (const spec of missing) {
+      // An entry that runs in the foreground where it should not (or the other way) is replaced.
       const near = found.find((o) =>
         !claimed.has(o) && o.event === spec.event && o.hook === spec.hook && o.matcher === spec.matcher &&
-        o.timeout?.kind === "number"
+        o.timeout?.kind === "number" && o.async === (spec.async === true)
       );
       if (!near) continue;
       const want = commandFor!(spec.hook);
@@ -302,7 +313,12 @@ function plan(
     }
     if (!edit && missing.length > 0) {
       const spec = missing[0];
-      const entry = { type: "command", command: commandFor!(spec.hook), timeout: spec.timeout };
+      const entry = {
+        type: "command",
+        command: commandFor!(spec.hook),
+        timeout: spec.timeout,
+        ...(spec.async ? { async: true } : {}),
+      };
       const group = spec.matcher === undefined ? { hooks: [entry] } : { matcher: spec.matcher, hooks: [entry] };
       const eventMember = hooksNode ? member(hooksNode, spec.event) : undefined;
       if (!hooksNode) edit = appendEdit(text, root, { [spec.event]: [group] }, style, "hooks");
@@ -377,11 +393,16 @@ function collect(
         matcher,
         command: (commandNode as { value: string }).value,
         timeout: member(entry, "timeout")?.value,
+        async: isTrue(member(entry, "async")?.value),
         commandNode,
         removal,
       });
     });
   });
+}
+
+function isTrue(node: JsonNode | undefined): boolean {
+  return node?.kind === "literal" && node.value === true;
 }
 
 /**
@@ -462,6 +483,8 @@ export interface OurEntry {
   command: string;
   /** The `timeout` value when it is a number. */
   timeout: number | undefined;
+  /** True when the entry says `"async": true` (Claude Code runs it in the background). */
+  async: boolean;
   /** True when the command is behind the guard of a shared install ({@linkcode hookCommand}). */
   guarded: boolean;
 }
@@ -496,6 +519,7 @@ export function listOurEntries(
       matcher: o.matcher,
       command: o.command,
       timeout: o.timeout?.kind === "number" ? o.timeout.value : undefined,
+      async: o.async,
       guarded: unguard(o.command).guarded,
     })),
   };

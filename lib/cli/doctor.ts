@@ -27,7 +27,7 @@ import {
   settingsPath,
   type VerbEnv,
 } from "./_install_detect.ts";
-import { hooksFor, listOurEntries, type OurEntry, type Workflow } from "./_install_plan.ts";
+import { hooksFor, listOurEntries, type OurEntry, type Workflow, WORKFLOWS } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_doctor_files.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
@@ -54,6 +54,11 @@ export interface CliDoctorOptions extends VerbEnv {
   /** Timed runs per hook. Default 5. */
   runs?: number;
 }
+
+/** The hooks registered to run in the background (`"async": true`). */
+const BACKGROUND: ReadonlySet<string> = new Set(
+  hooksFor(WORKFLOWS, { enforceReread: true }).filter((s) => s.async).map((s) => s.hook),
+);
 
 const HELP = `Usage: rehydrate doctor [--project DIR] [--json] [--no-latency]
 
@@ -178,7 +183,8 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     const targets: { hook: string; binary: string; timeout?: number }[] = [];
     for (const e of entries) {
       const binary = commandBinary(e.command, projectDir, env.homeDir, env.env);
-      if (seen.has(e.hook) || !binaries.get(binary)) continue;
+      // A background hook (the checkpoint) keeps nobody waiting: its time is not the user's.
+      if (seen.has(e.hook) || e.async || !binaries.get(binary)) continue;
       seen.add(e.hook);
       targets.push({ hook: e.hook, binary, timeout: e.timeout });
     }
@@ -263,6 +269,13 @@ function checkSettings(
     const wanted = HOOK_NAMES[e.hook];
     if (wanted !== e.event) {
       add("fail", "settings", `${e.hook} is registered under ${e.event}; it handles ${wanted}: run rehydrate install`);
+    }
+    if (BACKGROUND.has(e.hook) && !e.async) {
+      add(
+        "warn",
+        "settings",
+        `${e.event}:${e.hook} runs in the foreground, so every turn waits for it: it needs "async": true; run rehydrate install`,
+      );
     }
     if (e.timeout === undefined) {
       add("warn", "settings", `${e.event}:${e.hook} has no timeout (Claude Code's default is 600 s)`);

@@ -15,6 +15,8 @@ const WHAT: Record<string, string> = {
     "After tool calls: registers handler sessions, warns when ORCHESTRATION.yaml's\nresumption section goes stale.",
   stop:
     "When the agent stops: blocks once after a compaction if nothing was re-read\n(never while stop_hook_active is true).",
+  "session-checkpoint":
+    'After each turn, in the background ("async": true): saves the session\'s tasks, latest\nrequests and edited files, so that PreCompact reads the transcript back only to them.',
 };
 
 /**

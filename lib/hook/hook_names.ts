@@ -17,5 +17,6 @@ export const HOOK_NAMES: Readonly<Record<string, HookEventName>> = Object.freeze
   "pre-tool-use": "PreToolUse",
   "post-tool-use": "PostToolUse",
   stop: "Stop",
+  "session-checkpoint": "Stop",
   "post-model-switch": "PostModelSwitch",
 });

@@ -14,6 +14,11 @@ export interface RunHookOptions<E extends HookEventName = HookEventName> {
   stdin?: string;
   /** The input parsed from `stdin` already (`parseHookInput` with this event). Default: parsed by {@linkcode handleHook}. */
   input?: HookInput<E>;
+  /**
+   * The hook's name (`HOOK_NAMES`), for `--help`, when more than one hook handles the event (Stop:
+   * `stop` and `session-checkpoint`). Default: the first name of the event.
+   */
+  name?: string;
 }
 
 /**
@@ -43,7 +48,7 @@ export function runHook<E extends HookEventName>(
     return;
   }
   if (args[0] === "--help" || args[0] === "-h") {
-    const name = Object.keys(HOOK_NAMES).find((n) => HOOK_NAMES[n] === event) ?? event;
+    const name = options.name ?? Object.keys(HOOK_NAMES).find((n) => HOOK_NAMES[n] === event) ?? event;
     writeFd(1, hookHelp(name));
     return;
   }

@@ -4,6 +4,7 @@ import { shownFileList } from "./_paths.ts";
 import { gitBranch } from "./git_branch.ts";
 import { buildSessionSnapshot, type BuildSessionSnapshotOptions, type SessionSnapshot } from "./snapshot.ts";
 import { readSessionSnapshot, writeSessionSnapshot } from "./snapshot_file.ts";
+import { newestSavedSnapshot } from "./checkpoint.ts";
 
 /** Options of {@linkcode currentSessionSnapshot}. */
 export interface CurrentSessionSnapshotOptions extends Omit<BuildSessionSnapshotOptions, "builtBy" | "git"> {
@@ -81,7 +82,9 @@ export function currentSessionSnapshot(
     trigger,
     builtBy: "session-start",
     git,
-    previous: saved.snapshot,
+    // A full rebuild continues the background Stop hook's checkpoint when it is newer; keeping the
+    // working set needs the saved snapshot's (a checkpoint has none).
+    previous: keep ? saved.snapshot : newestSavedSnapshot(stateDir, options.sessionId, saved.snapshot),
     keepWorkingSet: keep,
   });
   if (options.save ?? true) {

@@ -1,7 +1,8 @@
 import type { HookContext } from "../hook/handle_hook.ts";
 import { projectBoundary } from "../detect/project_boundary.ts";
 import { buildSessionSnapshot, type SessionSnapshot } from "./snapshot.ts";
-import { readSessionSnapshot, writeSessionSnapshot } from "./snapshot_file.ts";
+import { writeSessionSnapshot } from "./snapshot_file.ts";
+import { newestSavedSnapshot } from "./checkpoint.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
 import { isOpenTask } from "./tasks.ts";
 import { quoteLine } from "../redact/quote_line.ts";
@@ -54,8 +55,9 @@ export function sessionPreCompact(
     // transcript is read once and the rows are never ranked twice in one PreCompact.
     workingSet: options.workingSet,
     projectDir: ctx.projectDir,
-    // The snapshot of this session's previous compaction: the rows before it are not read again.
-    previous: readSessionSnapshot(ctx.stateDir(), input.session_id).snapshot,
+    // The snapshot of this session's previous compaction, or the checkpoint the background Stop
+    // hook saved after a later turn: the rows before it are not read again.
+    previous: newestSavedSnapshot(ctx.stateDir(), input.session_id),
   });
   writeSessionSnapshot(ctx.stateDir(), snapshot);
   const open = snapshot.tasks.filter(isOpenTask);

@@ -28,7 +28,7 @@ import { type SessionTask, type SessionTaskSource, taskTracker } from "./tasks.t
 import { type UserRequest, userRequestTracker } from "./user_requests.ts";
 
 /** Which hook built a snapshot. */
-export type SnapshotBuiltBy = "pre-compact" | "session-start";
+export type SnapshotBuiltBy = "pre-compact" | "session-start" | "checkpoint";
 
 /** Where the snapshot's reading of the transcript ended. */
 export interface SnapshotTranscript {

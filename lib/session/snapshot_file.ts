@@ -15,10 +15,19 @@ import type { SessionSnapshot } from "./snapshot.ts";
  */
 export const MAX_SNAPSHOT_BYTES = 8 * 1024 * 1024;
 const SUFFIX = ".snapshot.json";
+/**
+ * Which of a session's two snapshot files: the one PreCompact (or SessionStart's rebuild) saved
+ * for the compaction, or the checkpoint the background Stop hook keeps between compactions
+ * (`sessions/<key>.checkpoint.json`, the same schema, `built_by: "checkpoint"`): what PreCompact
+ * continues when it is newer, so that it does not read the rows before it again.
+ */
+export type SnapshotKind = "snapshot" | "checkpoint";
+const SUFFIXES: Record<SnapshotKind, string> = { snapshot: SUFFIX, checkpoint: ".checkpoint.json" };
 
 /**
- * Where the snapshot of `sessionId` lives: `<stateDir>/sessions/<key>.snapshot.json`, or null when
- * the id is not a plain id (`sessionKey`), so a hostile id names no path.
+ * Where the snapshot of `sessionId` lives: `<stateDir>/sessions/<key>.snapshot.json` (the
+ * checkpoint: `<key>.checkpoint.json`), or null when the id is not a plain id (`sessionKey`), so a
+ * hostile id names no path.
  *
  * @example
  * ```ts
@@ -28,9 +37,13 @@ const SUFFIX = ".snapshot.json";
  * sessionSnapshotPath("/home/me/.local/state/rehydrate", "../etc/passwd"); // null
  * ```
  */
-export function sessionSnapshotPath(stateDir: string, sessionId: string): string | null {
+export function sessionSnapshotPath(
+  stateDir: string,
+  sessionId: string,
+  kind: SnapshotKind = "snapshot",
+): string | null {
   const key = sessionKey(sessionId);
-  return key === null ? null : join(sessionsDir(stateDir), key + SUFFIX);
+  return key === null ? null : join(sessionsDir(stateDir), key + SUFFIXES[kind]);
 }
 
 /**
@@ -49,8 +62,12 @@ export function sessionSnapshotPath(stateDir: string, sessionId: string): string
  * writeSessionSnapshot("/home/me/.local/state/rehydrate", snapshot);
  * ```
  */
-export function writeSessionSnapshot(stateDir: string, snapshot: SessionSnapshot): string | null {
-  const path = sessionSnapshotPath(stateDir, snapshot.session_id);
+export function writeSessionSnapshot(
+  stateDir: string,
+  snapshot: SessionSnapshot,
+  kind: SnapshotKind = "snapshot",
+): string | null {
+  const path = sessionSnapshotPath(stateDir, snapshot.session_id, kind);
   if (path === null) return null;
   const issues = validateSchema(sessionSnapshotSchema(), snapshot, { maxIssues: 3 });
   if (issues.length > 0) {
@@ -88,8 +105,12 @@ export interface ReadSessionSnapshotResult {
  * if (snapshot === null && problem !== null) console.error(problem);
  * ```
  */
-export function readSessionSnapshot(stateDir: string, sessionId: string): ReadSessionSnapshotResult {
-  const path = sessionSnapshotPath(stateDir, sessionId);
+export function readSessionSnapshot(
+  stateDir: string,
+  sessionId: string,
+  kind: SnapshotKind = "snapshot",
+): ReadSessionSnapshotResult {
+  const path = sessionSnapshotPath(stateDir, sessionId, kind);
   if (path === null) return { snapshot: null, problem: null };
   const r = readPrivateFile(path, { maxBytes: MAX_SNAPSHOT_BYTES });
   if (!r.ok) return { snapshot: null, problem: r.reason === "missing" ? null : r.message };
@@ -121,8 +142,9 @@ export interface SweepSessionSnapshotsOptions {
 }
 
 /**
- * Removes the snapshots of sessions not compacted for `maxAgeMs`: regular files named
- * `*.snapshot.json` in `<stateDir>/sessions/`, never links or anything else. Returns how many were
+ * Removes the snapshots and checkpoints of sessions not compacted for `maxAgeMs`: regular files
+ * named `*.snapshot.json` or `*.checkpoint.json` in `<stateDir>/sessions/`, never links or
+ * anything else. Returns how many were
  * removed. Never throws.
  *
  * @example
@@ -142,7 +164,7 @@ export function sweepSessionSnapshots(stateDir: string, options: SweepSessionSna
   }
   let removed = 0;
   for (const name of names.slice(0, options.maxEntries ?? 1000)) {
-    if (!name.endsWith(SUFFIX) || name.startsWith(".")) continue;
+    if (!(name.endsWith(SUFFIX) || name.endsWith(SUFFIXES.checkpoint)) || name.startsWith(".")) continue;
     const path = join(dir, name);
     try {
       const st = lstatSync(path);

@@ -15,6 +15,7 @@ export const HOOKS = [
   "pre-tool-use",
   "post-tool-use",
   "stop",
+  "session-checkpoint",
   "post-model-switch",
 ];
 export const BINARIES = [...HOOKS, "rehydrate"];

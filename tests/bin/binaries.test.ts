@@ -14,6 +14,7 @@ const EVENT: Record<string, string> = {
   "pre-tool-use": "PreToolUse",
   "post-tool-use": "PostToolUse",
   stop: "Stop",
+  "session-checkpoint": "Stop",
   "post-model-switch": "PostModelSwitch",
 };
 

@@ -48,6 +48,7 @@ const HOOKS: [string, HookEventName][] = [
   ["pre-tool-use", "PreToolUse"],
   ["post-tool-use", "PostToolUse"],
   ["stop", "Stop"],
+  ["session-checkpoint", "Stop"],
   ["post-model-switch", "PostModelSwitch"],
 ];
 

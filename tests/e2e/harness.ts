@@ -42,7 +42,7 @@ export const NODE_HOOK_PRINTING =
   `node -e "process.stdin.resume();process.stdin.on('end',()=>process.stdout.write('.'))"`;
 
 const OUR_COMMAND =
-  /rehydrate["']?\s+(?:pre-compact|post-compact|session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|post-model-switch)\s*$/;
+  /rehydrate["']?\s+(?:pre-compact|post-compact|session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|session-checkpoint|post-model-switch)\s*$/;
 
 /** True when a hook command is ours (`"<path>/rehydrate" <hook>`, however the installer spells the path). */
 export function isOurCommand(command: string): boolean {

@@ -37,6 +37,7 @@ import { userPromptSubmitHook } from "../../lib/events/user_prompt_submit.ts";
 import { preToolUseHook } from "../../lib/events/pre_tool_use.ts";
 import { postToolUseHook } from "../../lib/events/post_tool_use.ts";
 import { stopHook } from "../../lib/events/stop.ts";
+import { sessionCheckpointHook } from "../../lib/events/session_checkpoint.ts";
 import { postModelSwitchHook } from "../../lib/events/post_model_switch.ts";
 import { checkOutput } from "./_check.ts";
 import { ADVERSARIAL_KINDS, type AdversarialKind } from "./_adversarial.ts";
@@ -64,6 +65,7 @@ export const HANDLERS = {
   "pre-tool-use": preToolUseHook,
   "post-tool-use": postToolUseHook,
   stop: stopHook,
+  "session-checkpoint": sessionCheckpointHook,
   "post-model-switch": postModelSwitchHook,
 } as Record<string, HookHandler>;
 

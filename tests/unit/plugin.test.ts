@@ -59,6 +59,7 @@ interface CommandHook {
   command: string;
   args?: string[];
   timeout?: number;
+  async?: true;
 }
 interface Group {
   matcher?: string;
@@ -103,10 +104,12 @@ describe("hooks/hooks.json", () => {
   test("registers exactly the hooks, matchers and timeouts that rehydrate install writes for every workflow", () => {
     const expected = hooksFor(WORKFLOWS, { enforceReread: true })
       .filter((s) => !PLUGIN_OMITS.includes(s.event))
-      .map((s) => ({ event: s.event, hook: s.hook, matcher: s.matcher, timeout: s.timeout }))
+      .map((s) => ({ event: s.event, hook: s.hook, matcher: s.matcher, timeout: s.timeout, async: s.async }))
       .sort((a, b) => a.event.localeCompare(b.event));
     const actual = events.flatMap(([event, groups]) =>
-      groups.flatMap((g) => g.hooks.map((h) => ({ event, hook: h.args?.[0], matcher: g.matcher, timeout: h.timeout })))
+      groups.flatMap((g) =>
+        g.hooks.map((h) => ({ event, hook: h.args?.[0], matcher: g.matcher, timeout: h.timeout, async: h.async }))
+      )
     ).sort((a, b) => a.event.localeCompare(b.event));
     assert.deepEqual(actual, expected);
   });

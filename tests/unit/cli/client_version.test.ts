@@ -79,11 +79,12 @@ describe("cliInstall() and PostModelSwitch", () => {
       "SessionStart",
       "UserPromptSubmit",
       "PostModelSwitch",
+      "Stop",
     ]);
   });
 
   test("cliInstall() leaves PostModelSwitch out for an older or unknown client", () => {
-    const core = ["PreCompact", "SessionStart", "UserPromptSubmit"];
+    const core = ["PreCompact", "SessionStart", "UserPromptSubmit", "Stop"];
     assert.deepEqual(install({ lastReleaseNotesSeen: "2.1.197" }), core);
     assert.deepEqual(install(), core);
   });
@@ -93,6 +94,7 @@ describe("cliInstall() and PostModelSwitch", () => {
       "PreCompact",
       "SessionStart",
       "UserPromptSubmit",
+      "Stop",
     ]);
   });
 });

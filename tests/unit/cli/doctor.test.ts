@@ -89,7 +89,7 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     assert.equal(lines(r.report, "binary", "pass")[0], `${s.binary} ${VERSION}`);
     assert.match(
       lines(r.report, "settings", "pass")[0],
-      /PreCompact:pre-compact, SessionStart:session-start, UserPromptSubmit:user-prompt-submit, PostCompact:post-compact, PostToolUse:post-tool-use$/,
+      /PreCompact:pre-compact, SessionStart:session-start, UserPromptSubmit:user-prompt-submit, PostCompact:post-compact, PostToolUse:post-tool-use, Stop:session-checkpoint$/,
     );
     assert.match(lines(r.report, "state", "pass")[0], /\(0700, 0 files/);
     assert.equal(r.report.latency.length, 0);
@@ -144,6 +144,21 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
       warns.some((w) => /needed by orchestration: PostCompact:post-compact, PostToolUse:post-tool-use/.test(w)),
       warns.join("\n"),
     );
+  });
+
+  test("cliDoctor() warns about a checkpoint entry that runs in the foreground", () => {
+    const s = setup();
+    install(s, ["--workflows", "none"]);
+    const file = join(s.project, ".claude", "settings.local.json");
+    const text = readFileSync(file, "utf8");
+    assert.match(text, /"async": true/);
+    const foreground = () =>
+      lines(doctor(["--no-latency"], s).report, "settings", "warn").filter((w) => w.includes("foreground"));
+    assert.deepEqual(foreground(), []);
+    writeFileSync(file, text.replace(/,\s*"async": true/, ""));
+    assert.deepEqual(foreground(), [
+      'Stop:session-checkpoint runs in the foreground, so every turn waits for it: it needs "async": true; run rehydrate install',
+    ]);
   });
 
   test("cliDoctor() reports unknown config keys and wrong types with their JSON path", () => {
@@ -217,7 +232,7 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     assert.equal(sanitizeProjectPath("/home/a b/proj.x"), "-home-a-b-proj-x");
   });
 
-  test("cliDoctor() times each installed hook against the binary's floor and reports medians", () => {
+  test("cliDoctor() times each installed hook against the binary's floor and reports medians (not the background one)", () => {
     const s = setup();
     install(s, ["--workflows", "dispatch"]);
     const r = doctor([], s, { runs: 1 });

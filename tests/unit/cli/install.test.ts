@@ -100,9 +100,13 @@ function toValue(node: NonNullable<ReturnType<typeof parseJsonTree>["value"]>): 
 }
 
 describe("hooksFor()", () => {
-  test("hooksFor() with no workflow registers the delivery core only", () => {
-    assert.deepEqual(hooksFor([]).map((s) => s.event), ["PreCompact", "SessionStart", "UserPromptSubmit"]);
-    assert.deepEqual(hooksFor(["projects"]).map((s) => s.event), ["PreCompact", "SessionStart", "UserPromptSubmit"]);
+  test("hooksFor() with no workflow registers the delivery core only, the checkpoint in the background", () => {
+    const core = ["PreCompact:pre-compact", "SessionStart:session-start", "UserPromptSubmit:user-prompt-submit"];
+    const checkpoint = { hook: "session-checkpoint", event: "Stop", timeout: 30, async: true };
+    assert.deepEqual(hooksFor([]).slice(0, 3).map((s) => `${s.event}:${s.hook}`), core);
+    assert.deepEqual(hooksFor([]).slice(3), [checkpoint]);
+    assert.deepEqual(hooksFor(["projects"]), hooksFor([]));
+    assert.deepEqual(hooksFor([]).filter((s) => s.async), [checkpoint], "only the checkpoint runs in the background");
   });
 
   test("hooksFor() adds the enforcement for dispatch and for projects with reread.enforce true", () => {
@@ -113,17 +117,20 @@ describe("hooksFor()", () => {
       "PreToolUse:*",
       "PostToolUse:Skill",
       "Stop:",
+      "Stop:",
     ]);
-    assert.deepEqual(hooksFor(["projects"], { enforceReread: true }).map((s) => s.event), [
-      "PreCompact",
-      "SessionStart",
-      "UserPromptSubmit",
-      "PreToolUse",
-      "Stop",
+    assert.deepEqual(hooksFor(["projects"], { enforceReread: true }).map((s) => `${s.event}:${s.hook}`), [
+      "PreCompact:pre-compact",
+      "SessionStart:session-start",
+      "UserPromptSubmit:user-prompt-submit",
+      "PreToolUse:pre-tool-use",
+      "Stop:stop",
+      "Stop:session-checkpoint",
     ]);
     assert.deepEqual(hooksFor(["orchestration"]).map((s) => `${s.event}:${s.matcher ?? ""}`).slice(3), [
       "PostCompact:manual|auto",
       "PostToolUse:Write|Edit|MultiEdit",
+      "Stop:",
     ]);
     assert.equal(ALL.find((s) => s.event === "PostToolUse")?.matcher, "Write|Edit|MultiEdit|Skill");
   });
@@ -203,7 +210,14 @@ describe("planInstall() and planUninstall()", () => {
       "PreCompact:pre-compact",
       "SessionStart:session-start",
       "UserPromptSubmit:user-prompt-submit",
+      "Stop:session-checkpoint",
     ]);
+    // The checkpoint's entry runs in the background; no other entry says async.
+    const stop = JSON.parse(r.text).hooks.Stop;
+    assert.deepEqual(stop, [{
+      hooks: [{ type: "command", command: `${PREFIX} session-checkpoint`, timeout: 30, async: true }],
+    }]);
+    assert.equal(r.text.split('"async"').length, 2);
   });
 
   test("planInstall() upgrades the entries of an old binary in place instead of adding new ones", () => {
@@ -221,6 +235,35 @@ describe("planInstall() and planUninstall()", () => {
       "notify-send done",
     ]);
     assert.ok(!r.text.includes("/home/me/old"));
+  });
+
+  test("planInstall() replaces a checkpoint entry that runs in the foreground, and keeps one in the background", () => {
+    const fg = JSON.stringify({
+      hooks: { Stop: [{ hooks: [{ type: "command", command: `${PREFIX} session-checkpoint`, timeout: 30 }] }] },
+    });
+    const r = planInstall(fg, { prefix: PREFIX, hooks: hooksFor([]) });
+    assert.ok(r.ok);
+    assert.deepEqual(r.removed, ["Stop:session-checkpoint"]);
+    assert.ok(r.added.includes("Stop:session-checkpoint"));
+    assert.deepEqual(JSON.parse(r.text).hooks.Stop, [{
+      hooks: [{ type: "command", command: `${PREFIX} session-checkpoint`, timeout: 30, async: true }],
+    }]);
+    const again = planInstall(r.text, { prefix: PREFIX, hooks: hooksFor([]) });
+    assert.ok(again.ok);
+    assert.equal(again.changed, false);
+    assert.ok(again.kept.includes("Stop:session-checkpoint"));
+    // `"async": false` is the foreground too; another timeout is updated in place, async kept.
+    const foreground = r.text.replace(/"async":(\s*)true/, '"async":$1false');
+    assert.notEqual(foreground, r.text);
+    const off = planInstall(foreground, { prefix: PREFIX, hooks: hooksFor([]) });
+    assert.ok(off.ok);
+    assert.equal(off.text, r.text);
+    const longer = r.text.replace(/(session-checkpoint",\s*"timeout":\s*)30/, "$199");
+    assert.notEqual(longer, r.text);
+    const slow = planInstall(longer, { prefix: PREFIX, hooks: hooksFor([]) });
+    assert.ok(slow.ok);
+    assert.deepEqual(slow.updated, ["Stop:session-checkpoint"]);
+    assert.equal(slow.text, r.text);
   });
 
   test("planInstall() removes entries the chosen workflows no longer need, and uninstall keeps foreign hooks", () => {
@@ -463,6 +506,7 @@ describe("cliInstall() and cliUninstall()", () => {
       "UserPromptSubmit",
       "PostCompact",
       "PostToolUse",
+      "Stop",
     ]);
     const again = collector();
     assert.equal(cliInstall(["--command", s.binary], again.io, env), 0);
@@ -640,6 +684,7 @@ describe("cliInstall() and cliUninstall()", () => {
       `[ -x ${real} ] || exit 0; exec ${real} pre-compact`,
       `[ -x ${real} ] || exit 0; exec ${real} session-start`,
       `[ -x ${real} ] || exit 0; exec ${real} user-prompt-submit`,
+      `[ -x ${real} ] || exit 0; exec ${real} session-checkpoint`,
     ]);
     if (process.platform !== "win32") {
       // As Claude Code runs it, after `npm cache npx rm --force`: silent, exit 0.
@@ -657,6 +702,7 @@ describe("cliInstall() and cliUninstall()", () => {
       "pre-compact",
       "session-start",
       "user-prompt-submit",
+      "session-checkpoint",
     ]);
     for (const cmd of commands()) assert.ok(cmd.startsWith(`${realpathSync(s.binary)} `), cmd);
   });

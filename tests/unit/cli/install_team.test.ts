@@ -223,12 +223,12 @@ describe("cliInstall() scopes", () => {
     assert.match(again.out(), /Already installed/);
     assert.deepEqual(hooks(), all);
     assert.equal(cliInstall(["--command", s.binary, "--workflows", "orchestration"], collector().io, s.env), 0);
-    assert.deepEqual(hooks(), ["PostCompact", "PostToolUse", "PreCompact", "SessionStart", "UserPromptSubmit"]);
+    assert.deepEqual(hooks(), ["PostCompact", "PostToolUse", "PreCompact", "SessionStart", "Stop", "UserPromptSubmit"]);
     assert.equal(
       cliInstall(["--command", s.binary, "--workflows", "none"], collector().io, { ...s.env, now: at(9) }),
       0,
     );
-    assert.deepEqual(hooks(), ["PreCompact", "SessionStart", "UserPromptSubmit"]);
+    assert.deepEqual(hooks(), ["PreCompact", "SessionStart", "Stop", "UserPromptSubmit"]);
   });
 
   test("the newest 3 backups are kept beside the file, older ones (also an old version's) deleted", () => {

@@ -162,6 +162,7 @@ export function repoInput(caseId: string, ctx: { transcriptPath: string; cwd: st
         duration_ms: 3,
       });
     case "stop":
+    case "session-checkpoint":
       return JSON.stringify({
         ...base,
         ...turn,
@@ -205,6 +206,33 @@ function transcriptBeforeLastBoundary(path: string, out: string): string | null 
     const row = JSON.parse(buf.subarray(start, end === -1 ? buf.length : end).toString("utf8"));
     if (row.type !== "system" || row.isSidechain === true) continue;
     if (start === 0 && size > tail) return null;
+    const cut = size - tail + start;
+    if (!existsSync(out) || statSync(out).size !== cut) {
+      Bun.spawnSync(["head", "-c", String(cut), path], { stdout: Bun.file(out + ".tmp") });
+      Bun.spawnSync(["mv", out + ".tmp", out]);
+    }
+    return out;
+  }
+  return null;
+}
+
+/**
+ * Writes to `out` the lines of the transcript at `path` before its newest message the user typed
+ * (a main-chain `user` row whose content is a string, in the last 16 MiB) and returns `out`, or
+ * null when there is none: the transcript as it was when the turn before that message ended, so
+ * when that turn's background Stop hook read it.
+ */
+function transcriptBeforeLastPrompt(path: string, out: string): string | null {
+  const size = statSync(path).size;
+  const tail = Math.min(size, 16 << 20);
+  const buf = readTail(path, size, tail);
+  for (let at = buf.lastIndexOf('"type":"user"'); at !== -1; at = buf.lastIndexOf('"type":"user"', at - 1)) {
+    const start = buf.lastIndexOf(10, at) + 1;
+    if (start === 0) return null;
+    const end = buf.indexOf(10, at);
+    const row = JSON.parse(buf.subarray(start, end === -1 ? buf.length : end).toString("utf8"));
+    if (row.type !== "user" || row.isSidechain === true || row.isMeta === true) continue;
+    if (typeof row.message?.content !== "string") continue;
     const cut = size - tail + start;
     if (!existsSync(out) || statSync(out).size !== cut) {
       Bun.spawnSync(["head", "-c", String(cut), path], { stdout: Bun.file(out + ".tmp") });
@@ -367,6 +395,14 @@ function main(): void {
       const then = { transcriptPath: earlier, cwd: repo };
       spawn([join(bin, "pre-compact")], repoInput("pre-compact", then));
       spawn([join(bin, "post-compact")], repoInput("post-compact", then));
+    }
+    // And the background Stop hook of the turn before the newest prompt saved its checkpoint: this
+    // PreCompact may come in the middle of the newest turn (an automatic compaction), so the
+    // checkpoint of the turn that ended at the transcript's end is not counted on. A binary without
+    // that hook (an older build) leaves none.
+    const turnEnd = transcriptBeforeLastPrompt(path, join(work, `repo-${mb}mb-${GEN_KEY}.turn.jsonl`));
+    if (turnEnd !== null && existsSync(join(bin, "session-checkpoint"))) {
+      spawn([join(bin, "session-checkpoint")], repoInput("session-checkpoint", { transcriptPath: turnEnd, cwd: repo }));
     }
     const before = snapshotTree(sandbox);
     spawn([join(bin, "pre-compact")], repoInput("pre-compact", ctx));

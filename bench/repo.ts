@@ -112,6 +112,9 @@ export const REPO_CASES: readonly RepoCase[] = [
   { id: "pre-tool-use", binary: "pre-tool-use", target: 1.3, prepare: ["session-start"] },
   { id: "post-tool-use", binary: "post-tool-use", target: 1.3, prepare: ["session-start"] },
   { id: "stop", binary: "stop", target: 1.3, prepare: ["session-start"] },
+  // The background Stop hook at the end of the newest turn (nobody waits for it: shown, no
+  // target), continuing the checkpoint of the turn before.
+  { id: "session-checkpoint", binary: "session-checkpoint", from: "before" },
 ];
 
 /** The stdin of `caseId` (shapes as in gen/inputs.ts, from the captured Claude Code 2.1.197 payloads). */

@@ -196,46 +196,44 @@ function readTail(path: string, size: number, tail: number): Buffer {
  * boundary and returns `out`, or null when it has none (the tail of 16 MiB is searched).
  */
 function transcriptBeforeLastBoundary(path: string, out: string): string | null {
-  const size = statSync(path).size;
-  const tail = Math.min(size, 16 << 20);
-  const buf = readTail(path, size, tail);
-  for (
-    let at = buf.lastIndexOf('"subtype":"compact_boundary"');
-    at !== -1;
-    at = buf.lastIndexOf('"subtype":"compact_boundary"', at - 1)
-  ) {
-    const start = buf.lastIndexOf(10, at) + 1;
-    const end = buf.indexOf(10, at);
-    const row = JSON.parse(buf.subarray(start, end === -1 ? buf.length : end).toString("utf8"));
-    if (row.type !== "system" || row.isSidechain === true) continue;
-    if (start === 0 && size > tail) return null;
-    const cut = size - tail + start;
-    if (!existsSync(out) || statSync(out).size !== cut) {
-      Bun.spawnSync(["head", "-c", String(cut), path], { stdout: Bun.file(out + ".tmp") });
-      Bun.spawnSync(["mv", out + ".tmp", out]);
-    }
-    return out;
-  }
-  return null;
+  return transcriptBeforeLast(path, out, '"subtype":"compact_boundary"', (row) => row.type === "system");
 }
 
 /**
  * Writes to `out` the lines of the transcript at `path` before its newest message the user typed
- * (a main-chain `user` row whose content is a string, in the last 16 MiB) and returns `out`, or
- * null when there is none: the transcript as it was when the turn before that message ended, so
- * when that turn's background Stop hook read it.
+ * (a main-chain `user` row whose content is a string) and returns `out`, or null when there is none
+ * in the last 16 MiB: the transcript as it was when the turn before that message ended, so when
+ * that turn's background Stop hook read it.
  */
 function transcriptBeforeLastPrompt(path: string, out: string): string | null {
+  return transcriptBeforeLast(
+    path,
+    out,
+    '"type":"user"',
+    (row) => row.type === "user" && row.isMeta !== true && typeof row.message?.content === "string",
+  );
+}
+
+/**
+ * Writes to `out` the transcript at `path` cut before its newest main-chain line that spells
+ * `needle` and passes `accept` (searched in the last 16 MiB; written again only when its size
+ * changed) and returns `out`, or null when there is none.
+ */
+function transcriptBeforeLast(
+  path: string,
+  out: string,
+  needle: string,
+  accept: (row: { type?: string; isMeta?: boolean; message?: { content?: unknown } }) => boolean,
+): string | null {
   const size = statSync(path).size;
   const tail = Math.min(size, 16 << 20);
   const buf = readTail(path, size, tail);
-  for (let at = buf.lastIndexOf('"type":"user"'); at !== -1; at = buf.lastIndexOf('"type":"user"', at - 1)) {
+  for (let at = buf.lastIndexOf(needle); at !== -1; at = buf.lastIndexOf(needle, at - 1)) {
     const start = buf.lastIndexOf(10, at) + 1;
-    if (start === 0) return null;
     const end = buf.indexOf(10, at);
     const row = JSON.parse(buf.subarray(start, end === -1 ? buf.length : end).toString("utf8"));
-    if (row.type !== "user" || row.isSidechain === true || row.isMeta === true) continue;
-    if (typeof row.message?.content !== "string") continue;
+    if (row.isSidechain === true || !accept(row)) continue;
+    if (start === 0 && size > tail) return null;
     const cut = size - tail + start;
     if (!existsSync(out) || statSync(out).size !== cut) {
       Bun.spawnSync(["head", "-c", String(cut), path], { stdout: Bun.file(out + ".tmp") });

@@ -48,8 +48,8 @@ export interface HookSpec {
 /**
  * The registrations for a set of workflows. The delivery core (PreCompact records, SessionStart
  * delivers, UserPromptSubmit re-delivers, a background Stop hook keeps the session's checkpoint)
- * is always there; orchestration adds PostCompact (the
- * compact summary into the checkpoint) and PostToolUse on writers (ORCHESTRATION.yaml staleness);
+ * is always there; orchestration adds PostCompact (the compact summary into the checkpoint) and
+ * PostToolUse on writers (ORCHESTRATION.yaml staleness);
  * dispatch adds PreToolUse on every tool and Stop (the re-read enforcement) and PostToolUse on
  * Skill (handler registration); projects adds PreToolUse and Stop only when `reread.enforce` is
  * true, because `"auto"` marks handler and worker sessions only.

@@ -1,5 +1,9 @@
 import type { HookHandler } from "../hook/handle_hook.ts";
 import { saveSessionCheckpoint } from "../session/checkpoint.ts";
+import { sweepSessionSnapshots } from "../session/snapshot_file.ts";
+import { sessionsDir } from "../state/files.ts";
+import { sweepTempFiles } from "../state/sweep_temp_files.ts";
+import { guard } from "./_guard.ts";
 
 /**
  * The background Stop hook (`rehydrate session-checkpoint`, registered with `"async": true`):
@@ -7,7 +11,9 @@ import { saveSessionCheckpoint } from "../session/checkpoint.ts";
  * requests and edited files up to the newest activity), which PreCompact continues instead of
  * reading the transcript back to the previous compaction. Prints nothing: Claude Code does not
  * wait for it, and has nothing to show. `session.enabled: false` turns it off with the rest of
- * the everyday layer.
+ * the everyday layer. After a save it also sweeps the sessions folder (checkpoints and snapshots
+ * not written for 7 days, temporary files a killed write left), since a session that never
+ * compacts never runs PreCompact's sweep; nobody waits for that either.
  *
  * @example
  * ```ts
@@ -22,5 +28,11 @@ export const sessionCheckpointHook: HookHandler<"Stop"> = (ctx) => {
       ? `session checkpoint: saved (${r.snapshot.tasks.length} tasks, ${r.snapshot.edited_files_total} edited files)`
       : `session checkpoint: not saved (${r.reason})`,
   );
+  if (r.saved) {
+    guard(ctx, "sweep", () => {
+      sweepTempFiles([sessionsDir(ctx.stateDir())], { now: ctx.now });
+      sweepSessionSnapshots(ctx.stateDir(), { now: ctx.now });
+    });
+  }
   return null;
 };

@@ -11,10 +11,9 @@ export type SessionCheckpointResult =
  * The snapshot a new one continues: the session's checkpoint when it is newer than the snapshot
  * saved at the last compaction, else that snapshot; null when there is neither. Both are read
  * with every check of {@linkcode readSessionSnapshot} (`snapshot`: the saved one, when the caller
- * has read it already). A checkpoint written by a Stop hook that
- * finished after a compaction began is older in the transcript than that compaction's snapshot
- * but newer by the clock: continuing it only reads a few more rows, its tasks and files are
- * right up to its own row.
+ * has read it already). A checkpoint written by a Stop hook that finished after a compaction
+ * began is older in the transcript than that compaction's snapshot but newer by the clock:
+ * continuing it only reads a few more rows, its tasks and files are right up to its own row.
  *
  * @example
  * ```ts

@@ -2,7 +2,16 @@
 // PreCompact, which then reads back only to it. The oracle is PreCompact without any checkpoint.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { handleHook } from "../../../lib/hook/handle_hook.ts";
@@ -113,6 +122,11 @@ function world() {
   };
 }
 
+/** A state directory with nothing saved: the oracle's. */
+function bareState(): string {
+  return join(tempDir("rehydrate-checkpoint-bare-"), "state");
+}
+
 /** What a snapshot keeps of the session, whatever it continued. */
 function kept(s: SessionSnapshot | null) {
   assert.ok(s !== null);
@@ -182,7 +196,7 @@ describe("the session checkpoint (background Stop hook)", () => {
     rows.push(...all[3]);
     w.write(rows);
     // The oracle: the same state without the checkpoint.
-    const bare = join(tempDir("rehydrate-checkpoint-bare-"), "state");
+    const bare = bareState();
     const oracle = w.preCompact(bare);
     const outcome = w.preCompact();
     assert.equal(outcome.stdout, oracle.stdout, "the same instructions");
@@ -216,7 +230,7 @@ describe("the session checkpoint (background Stop hook)", () => {
     // Claude Code compacted while idle, reusing a summary: no PreCompact since the first one.
     rows.push(...all[3]);
     w.write(rows);
-    const bare = join(tempDir("rehydrate-checkpoint-bare-"), "state");
+    const bare = bareState();
     const options = { sessionId: SESSION, cwd: CWD, save: false };
     const withIt = currentSessionSnapshot(w.state, w.transcript, options);
     const without = currentSessionSnapshot(bare, w.transcript, options);
@@ -266,11 +280,34 @@ describe("the session checkpoint (background Stop hook)", () => {
     w.stop();
     // The session went on from a different history (a rewind): the checkpoint's row is gone.
     w.write([...t1, ...t3]);
-    const bare = join(tempDir("rehydrate-checkpoint-bare-"), "state");
+    const bare = bareState();
     const oracle = w.preCompact(bare);
     assert.equal(w.preCompact().stdout, oracle.stdout);
     assert.equal(w.snapshot()!.transcript.continues, undefined);
     assert.deepEqual(kept(w.snapshot()), kept(w.snapshot(bare)));
+  });
+
+  test("sessionCheckpointHook sweeps what a session that never compacts would leave: week-old files, stray temp files", () => {
+    const w = world();
+    const dir = join(w.state, "sessions");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const old = (name: string, days: number) => {
+      writeFileSync(join(dir, name), "{}", { mode: 0o600 });
+      const t = new Date(Date.UTC(2026, 10, 26, 12, 0, 0) - days * 86_400_000);
+      utimesSync(join(dir, name), t, t);
+    };
+    old("0a0b0c0d-1111-4222-8333-444455556666.checkpoint.json", 8);
+    old("0a0b0c0d-1111-4222-8333-444455556667.snapshot.json", 8);
+    old("0a0b0c0d-1111-4222-8333-444455556668.checkpoint.json", 2);
+    old(".x.checkpoint.json.123.abc.0.tmp", 1);
+    writeFileSync(join(dir, ".y.checkpoint.json.124.abc.0.tmp"), "", { mode: 0o600 });
+    w.write(turns()[0]);
+    w.stop();
+    assert.deepEqual(readdirSync(dir).sort(), [
+      ".y.checkpoint.json.124.abc.0.tmp",
+      "0a0b0c0d-1111-4222-8333-444455556668.checkpoint.json",
+      `${SESSION}.checkpoint.json`,
+    ]);
   });
 
   test("sessionCheckpointHook saves nothing when the everyday layer is off, or the transcript is missing", () => {

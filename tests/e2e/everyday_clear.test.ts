@@ -7,6 +7,9 @@
 // test/format.test.js) and `/compact`s: the first request after it carries B's <session-context>
 // exactly once, with B's task and not A's. A small capture hook beside ours records every hook
 // input Claude Code sends, so the test asserts the client's behaviour too (source, session ids).
+// Interactive mode also keeps the background Stop hook alive (print mode ends one still running
+// when the session ends, which can be before it starts its work): B's checkpoint after its turn is
+// what its PreCompact continues.
 // Skipped, saying so, where tmux cannot run.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -44,6 +47,14 @@ interface HookInput {
   transcript_path?: string;
 }
 
+/** What a saved snapshot or checkpoint holds (the fields this file reads). */
+interface Saved {
+  built_by?: string;
+  created_at?: string;
+  tasks?: { subject?: string }[];
+  transcript?: { continues?: string };
+}
+
 describe("/clear in an ordinary repository under the real Claude Code client (tmux)", {
   skip: TMUX ? false : "tmux is not installed: /clear needs interactive mode",
 }, () => {
@@ -53,6 +64,12 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
   let cleared: LoggedRequest[] = [];
   let compactRequest: LoggedRequest | null = null;
   let afterCompact: LoggedRequest | null = null;
+  let checkpointB: Saved | null = null;
+  let compactedB: Saved | null = null;
+  const saved = (sessionId: string, kind: string): Saved | null => {
+    const path = join(e.state, "sessions", `${sessionId}.${kind}.json`);
+    return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : null;
+  };
   const marker = `after-clear-${nonce()}`;
 
   const inputs = (): HookInput[] =>
@@ -127,6 +144,14 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
       { text: "Added the empty-list case." },
     ]));
     await e.waitFor(() => stops() >= 4, "session B's work", 60_000);
+    // The background Stop hook's checkpoint of B's turn: the client did not wait for it.
+    const sessionB = sessionStarts()[1].session_id;
+    await e.waitFor(
+      () => saved(sessionB, "checkpoint")?.tasks?.some((t) => t.subject === NEW_TASK) === true,
+      "session B's checkpoint",
+      30_000,
+    );
+    checkpointB = saved(sessionB, "checkpoint");
     before = e.requests().length;
     e.tmuxType("/compact");
     await e.waitFor(
@@ -135,6 +160,7 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
       60_000,
     );
     await new Promise((r) => setTimeout(r, 1500));
+    compactedB = saved(sessionB, "snapshot");
     const carryOn = `Carry on. [${nonce()}]`;
     await e.tmuxSettle("a settled screen after /compact");
     await e.tmuxTypeSeen(scripted(carryOn, [{ text: "Carrying on." }]), carryOn);
@@ -180,6 +206,13 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
     }
     assert.ok(!text.includes("MOCK SUMMARY MARKER"), e.explain("no compaction summary", first, "MOCK SUMMARY"));
     assert.equal(cleared.length, 1, e.explain(`one request, Stop did not block: ${cleared.length}`, cleared.at(-1)!));
+  });
+
+  test("the background Stop hook saved B's checkpoint after its turn, and B's PreCompact continued it", () => {
+    assert.equal(checkpointB?.built_by, "checkpoint", e.debugLogTail());
+    assert.ok(!checkpointB?.tasks?.some((t) => t.subject === OLD_TASK), "nothing of session A");
+    assert.equal(compactedB?.built_by, "pre-compact", e.debugLogTail());
+    assert.equal(compactedB?.transcript?.continues, checkpointB?.created_at, "read back only to it");
   });
 
   test("the compaction in session B asks to keep B's task, not A's", () => {

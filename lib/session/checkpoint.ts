@@ -36,11 +36,12 @@ export function newestSavedSnapshot(
  * The everyday layer's background checkpoint, run by the Stop hook registered with `"async":
  * true` (nobody waits for it): the task list, the latest typed requests and the edited files as
  * of the transcript's newest activity, saved to `sessions/<key>.checkpoint.json` in the private
- * state directory. Built like PreCompact's snapshot but without ranking the working set, and
- * continuing the newest saved snapshot or checkpoint ({@linkcode newestSavedSnapshot}), so each
- * turn reads only the rows since the one before. PreCompact then continues the checkpoint and
- * reads back only to the end of the last turn, not to the previous compaction. Nothing is written
- * when no activity is newer than what it continues. Throws on an unsafe state directory or a
+ * state directory. Built like PreCompact's snapshot but without ranking the working set or
+ * looking for the re-attached files (PreCompact finds its own), and continuing the newest saved
+ * snapshot or checkpoint ({@linkcode newestSavedSnapshot}), so each turn reads only the rows since
+ * the one before. PreCompact then continues the checkpoint and reads back only to the end of the
+ * last turn, not to the previous compaction. Nothing is written when no activity is newer than
+ * what it continues. Throws on an unsafe state directory or a
  * failed write: the hook fails open.
  *
  * @example
@@ -66,6 +67,7 @@ export function saveSessionCheckpoint(ctx: HookContext<"Stop">): SessionCheckpoi
     // is read again when it is used.
     workingSet: [],
     git: null,
+    reattachedFiles: false,
     previous,
   });
   const last = snapshot.transcript.last_uuid;

@@ -129,6 +129,12 @@ export interface BuildSessionSnapshotOptions {
    * newest files read, for the re-attached ones). `workingSet`, when given, comes first. Default false.
    */
   keepWorkingSet?: boolean;
+  /**
+   * Look for the files Claude Code re-attaches. False for a snapshot that is only continued, never
+   * rendered (the background Stop hook's checkpoint): `reattached_files` is then empty, and the pass
+   * does not read on past the join for the newest five files read. Default true.
+   */
+  reattachedFiles?: boolean;
   /** The project for the ranking: paths inside it are relative, files outside it need a tool call. Default `cwd`. */
   projectDir?: string;
   /** Most tasks kept. Default 50, at most 200. */
@@ -316,7 +322,8 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     files.add(row, mark === undefined);
     if (mark === undefined && isActivityRow(row)) mark = activityMark(row);
   };
-  const early = () => !(requests.full() && files.full() && mark !== undefined);
+  const wantsFiles = options.reattachedFiles !== false;
+  const early = () => !(requests.full() && (!wantsFiles || files.full()) && mark !== undefined);
   const late = (line: Buffer) =>
     !joined &&
     ((containsAny(line, LATE_NEEDLES) && !spellsNone(line, CONCERNS)) ||
@@ -419,7 +426,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   const dir = cwd ?? newestCwd;
   const taskList = tasks.result();
   const edited = edits.result();
-  const reattached = files.result(dir);
+  const reattached = wantsFiles ? files.result(dir) : { files: [], source: "predicted" as const };
   const transcript: SnapshotTranscript = {
     bytes_read: stats.bytesRead,
     reached_start: stats.reachedStart || stats.bytesRead === 0,

@@ -144,8 +144,7 @@ export interface SweepSessionSnapshotsOptions {
 /**
  * Removes the snapshots and checkpoints of sessions not compacted for `maxAgeMs`: regular files
  * named `*.snapshot.json` or `*.checkpoint.json` in `<stateDir>/sessions/`, never links or
- * anything else. Returns how many were
- * removed. Never throws.
+ * anything else. Returns how many were removed. Never throws.
  *
  * @example
  * ```ts

@@ -182,6 +182,25 @@ describe("the session checkpoint (background Stop hook)", () => {
     assert.deepEqual(second.edited_files.map((f) => f.path), ["src/parse.ts", "src/format.ts"]);
   });
 
+  test("sessionCheckpointHook reads back only to the checkpoint before, even in a turn without files", () => {
+    const w = world();
+    // A long talk without any file read: nothing but the join can end the read.
+    const talk = [
+      userRow("Explain the design"),
+      ...Array.from({ length: 600 }, (_, i) => textRow(`Part ${i}: ${"x".repeat(1000)}`)),
+    ];
+    w.write(talk);
+    w.stop();
+    const rows = [...talk, userRow("And the next bit"), textRow("Here it is.")];
+    w.write(rows);
+    w.stop();
+    const second = w.checkpoint()!;
+    assert.equal(second.transcript.continues !== undefined, true);
+    const size = readFileSync(w.transcript).length;
+    assert.ok(second.transcript.bytes_read < size / 4, `${second.transcript.bytes_read} of ${size} bytes`);
+    assert.deepEqual(second.reattached_files, [], "PreCompact finds its own");
+  });
+
   test("PreCompact continues the newest checkpoint and saves what it saves without one", () => {
     const w = world();
     const all = turns();
@@ -356,7 +375,7 @@ describe("checkpoints on real sessions", () => {
           git: null,
           builtBy,
           previous,
-          ...(builtBy === "checkpoint" ? { workingSet: [] } : {}),
+          ...(builtBy === "checkpoint" ? { workingSet: [], reattachedFiles: false } : {}),
         });
       let previous: SessionSnapshot | null = null;
       const step = Math.max(1, Math.floor(prompts.length / 5));

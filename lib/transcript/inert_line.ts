@@ -2,7 +2,7 @@
  * Recognises, from the raw bytes of a transcript line and without parsing it, a row that can
  * change nothing PreCompact reads once the newest rows have given the session's `cwd`, id and
  * newest activity: a `hook_progress` row (one or more per tool call in a session with hooks), a
- * `queue-operation`, `last-prompt` or `custom-title` row, and the like. Such a line is then not
+ * queue's `dequeue` or `remove` row, a `last-prompt` or `custom-title` row, and the like. Such a line is then not
  * parsed.
  *
  * What the detector's evidence (`collectEvidence`) and the session snapshot's trackers take from a
@@ -15,10 +15,11 @@
  * - compactions: a `compact_boundary` row;
  * - subagent calls: the `message` an `agent_progress` row embeds (or a sidechain row's);
  * - tracked edits: a `file-history-snapshot` row;
+ * - messages the user queued while the agent worked: a `queue-operation` row's `"enqueue"`;
  * - the session's `cwd` and id: any row, but only until they are known (the caller's condition).
  *
  * Each of these needs its key or value spelled in the line: `"message"`, `"assistant"`,
- * `"attachment"`, `compact_boundary` or `file-history-snapshot`. Inside a
+ * `"attachment"`, `compact_boundary`, `file-history-snapshot` or `"enqueue"`. Inside a
  * JSON string a quote is escaped, so `"message"` in the bytes is the only way to write that key,
  * unless an escape spells a letter or `_` (`\u0040`…`\u007f`): a line with such an escape is never
  * inert. A line without any of them, valid or not, has no effect. One that holds one only by
@@ -34,6 +35,7 @@ const NEEDED = [
   '"attachment"',
   "compact_boundary",
   "file-history-snapshot",
+  '"enqueue"',
 ].map(needle);
 
 /**

@@ -2,7 +2,12 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { latestUserRequests, typedUserText } from "../../../lib/session/user_requests.ts";
+import {
+  latestUserRequests,
+  queuedUserText,
+  typedUserText,
+  userRequestTracker,
+} from "../../../lib/session/user_requests.ts";
 import { scanTranscript } from "../../../lib/transcript/scan_transcript.ts";
 import {
   CC_197,
@@ -55,8 +60,12 @@ describe("typedUserText()", () => {
         "<command-name>/exit</command-name>\n<command-message>exit</command-message>\n<command-args></command-args>",
       ),
       userRow(
-        "<command-message>superpowers:brainstorm</command-message>\n<command-name>/superpowers:brainstorm</command-name>",
+        "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>sonnet</command-args>",
       ),
+      userRow(
+        "Operation stopped by hook: Another session is active.\n\nPress the up arrow key to get your prompt back.",
+      ),
+      userRow("<system_instruction>Be brief.</system_instruction>"),
       userRow("<bash-input>ls</bash-input>"),
       userRow("<bash-stdout>a.txt</bash-stdout><bash-stderr></bash-stderr>"),
       userRow("<task-notification>\n<status>completed</status>\n</task-notification>"),
@@ -99,6 +108,77 @@ describe("typedUserText()", () => {
       "<command-name>/review</command-name>\n            <command-message>review</command-message>\n            <command-args>PR 12</command-args>",
     );
     assert.equal(typedUserText(row), "/review PR 12");
+  });
+
+  test("typedUserText() keeps a project's or a plugin's command without arguments, not the client's own", () => {
+    const command = (name: string) =>
+      userRow(`<command-message>${name}</command-message>\n<command-name>/${name}</command-name>`);
+    assert.equal(typedUserText(command("superpowers:brainstorm")), "/superpowers:brainstorm");
+    assert.equal(typedUserText(command("github-pr-review")), "/github-pr-review");
+    for (const name of ["clear", "model", "exit", "config", "context", "cost", "resume", "compact"]) {
+      assert.equal(typedUserText(command(name)), undefined, name);
+    }
+  });
+
+  test("typedUserText() reads a command row's tags without scanning between them (unclosed tags cost nothing)", () => {
+    const hostile = "<command-name>/x</command-name>" + "<command-args>a".repeat(200_000);
+    const started = performance.now();
+    assert.equal(typedUserText(userRow(hostile)), "/x");
+    // Not a timing assertion of the hook: a lazy scan between two literals took seconds here.
+    assert.ok(performance.now() - started < 2000);
+  });
+
+  test("typedUserText() takes a client's wrapper out and keeps the user's own words", () => {
+    assert.equal(
+      typedUserText(userRow("<system_instruction>You are in the desktop app.</system_instruction>\nfix the build")),
+      "fix the build",
+    );
+    assert.equal(
+      typedUserText(
+        userRow([
+          { type: "text", text: "<ide_opened_file>The user opened src/a.ts in the IDE.</ide_opened_file>" },
+          { type: "text", text: "why does this fail?" },
+        ]),
+      ),
+      "why does this fail?",
+    );
+  });
+
+  test("typedUserText() names an approved plan by its title", () => {
+    const row = userRow("Implement the following plan:\n\n# Plan: Cache the index\n\n## Steps\n1. a\n", {
+      planContent: "# Plan: Cache the index\n",
+      slug: "quiet-blue-river",
+    });
+    assert.equal(typedUserText(row), "approved plan: Plan: Cache the index");
+  });
+});
+
+describe("queuedUserText()", () => {
+  const queued = (content: unknown, operation = "enqueue") => ({
+    type: "queue-operation",
+    operation,
+    timestamp: "2026-11-21T09:00:00.000Z",
+    sessionId: "s",
+    content,
+  });
+
+  test("queuedUserText() gives what the user queued, not what the client queues", () => {
+    assert.equal(queuedUserText(queued("please don't amend commits")), "please don't amend commits");
+    assert.equal(queuedUserText(queued("/review 12")), "/review 12");
+    for (
+      const row of [
+        queued("/clear"),
+        queued("/compact"),
+        queued("<agent-notification>\n<agent-id>a1</agent-id>\n</agent-notification>"),
+        queued("<task-notification>\n<status>completed</status>\n</task-notification>"),
+        queued('{"type":"event"}'),
+        queued(42),
+        queued("next", "dequeue"),
+        queued("next", "remove"),
+      ]
+    ) {
+      assert.equal(queuedUserText(row), undefined, JSON.stringify(row));
+    }
   });
 });
 
@@ -156,6 +236,49 @@ describe("latestUserRequests()", () => {
     const token = secretsByKind().get("github-token")!;
     const [r] = latestUserRequests(newestFirst([userRow("z".repeat(490) + " " + token)]), { maxChars: 500 });
     assert.ok(!r.text.includes(token.slice(0, 8)), r.text);
+  });
+
+  test("latestUserRequests() takes a queued message as the latest, and a message queued then sent once", () => {
+    const queue = (content: string) => ({
+      type: "queue-operation",
+      operation: "enqueue",
+      timestamp: "2026-11-21T09:30:00.000Z",
+      sessionId: "s",
+      content,
+    });
+    const rows = [
+      userRow("fix the build"),
+      queue("run the linter too"),
+      userRow("run the linter too"),
+      textRow("Done."),
+      queue("please don't amend commits"),
+    ];
+    const got = latestUserRequests(newestFirst(rows));
+    assert.deepEqual(got.map((r) => [r.text, r.queued === true]), [
+      ["please don't amend commits", true],
+      ["run the linter too", false],
+      ["fix the build", false],
+    ]);
+  });
+
+  test("latestUserRequests() keeps a long message's head and tail", () => {
+    const long = "Here is the log:\n" + "noise line\n".repeat(2000) + "Why does the last test fail?";
+    const [r] = latestUserRequests(newestFirst([userRow(long)]), { maxChars: 500 });
+    assert.ok(r.text.length <= 500, String(r.text.length));
+    assert.ok(r.text.startsWith("Here is the log:"), r.text);
+    assert.ok(r.text.endsWith("Why does the last test fail?"), r.text);
+    assert.equal(r.truncated, true);
+  });
+
+  test("userRequestTracker() keeps the question a bare reply answers, and only for a bare reply", () => {
+    const ask = textRow("Two options:\n1. a cache\n2. an index\nWhich approach do you prefer?");
+    const tracker = userRequestTracker();
+    for (const row of newestFirst([userRow("speed up the search"), ask, userRow("2")])) tracker.add(row);
+    assert.match(tracker.replyTo() ?? "", /Which approach do you prefer\?$/);
+
+    const plain = userRequestTracker();
+    for (const row of newestFirst([ask, userRow("now write the tests for the index")])) plain.add(row);
+    assert.equal(plain.replyTo(), undefined);
   });
 
   test("latestUserRequests() keeps the timestamp and stops at the limit", () => {

@@ -85,6 +85,23 @@ export function relativeFilePath(path: string, dir: string | undefined): string 
 }
 
 /**
+ * True when `path` lies strictly inside `dir` (both made comparable by {@linkcode normalizeFilePath};
+ * string work only, links are not followed).
+ *
+ * @example
+ * ```ts
+ * isInsidePath("/home/me/app/src/a.ts", "/home/me/app"); // true
+ * isInsidePath("/home/me/app2/a.ts", "/home/me/app"); // false
+ * ```
+ */
+export function isInsidePath(path: string, dir: string): boolean {
+  const d = normalizeFilePath(dir);
+  const prefix = d.endsWith("/") ? d : d + "/";
+  const p = normalizeFilePath(path);
+  return p.startsWith(prefix) && p.length > prefix.length;
+}
+
+/**
  * The path shown for a file the transcript names: resolved against `base` (the row's directory),
  * relative to `projectDir` when inside it; undefined for an empty, overlong or control-character
  * path (a planted file name is not worth the risk of being shown).

@@ -24,6 +24,13 @@ export interface EditedFilesOptions {
   cwd?: string;
   /** Most files listed. Default {@linkcode MAX_EDITED_FILES} (200). */
   max?: number;
+  /**
+   * What the file history's relative keys are relative to: the session's original working
+   * directory (Claude Code keys a file by its path relative to the directory the session started
+   * in, `getOriginalCwd()`, and by its absolute path outside it). Default: `cwd`. A session whose
+   * working directory changed would otherwise list such a file twice, once under a wrong path.
+   */
+  historyBase?: string;
 }
 
 /** Collects the edited files from rows read newest first. */
@@ -162,7 +169,8 @@ export function editedFileTracker(options: EditedFilesOptions = {}): EditedFileT
       const history = [...fromHistory.values()].sort((a, b) =>
         (b.backupTime ?? "") < (a.backupTime ?? "") ? -1 : (b.backupTime ?? "") > (a.backupTime ?? "") ? 1 : 0
       );
-      for (const f of history) take(f, dir);
+      // A relative key is relative to the session's original directory (`historyBase`).
+      for (const f of history) take(f, options.historyBase ?? dir);
       const all = [...seen.values()];
       return { files: all.slice(0, max), total: all.length + beyond };
     },

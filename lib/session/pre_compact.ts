@@ -6,6 +6,7 @@ import { newestSavedSnapshot } from "./checkpoint.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
 import { isOpenTask } from "./tasks.ts";
 import { quoteLine } from "../redact/quote_line.ts";
+import { claudeDirs } from "./claude_dirs.ts";
 
 /** What {@linkcode sessionPreCompact} saved and asks of the summarizer. */
 export interface SessionPreCompact {
@@ -58,6 +59,8 @@ export function sessionPreCompact(
     // The snapshot of this session's previous compaction, or the checkpoint the background Stop
     // hook saved after a later turn: the rows before it are not read again.
     previous: newestSavedSnapshot(ctx.stateDir(), input.session_id),
+    ...claudeDirs(ctx.env),
+    compactInstructions: typeof input.custom_instructions === "string" ? input.custom_instructions : null,
   });
   writeSessionSnapshot(ctx.stateDir(), snapshot);
   const open = snapshot.tasks.filter(isOpenTask);

@@ -1,6 +1,7 @@
 import type { HookContext } from "../hook/handle_hook.ts";
 import { currentSessionSnapshot } from "./current_snapshot.ts";
 import { renderSessionElement } from "./session_element.ts";
+import { claudeDirs } from "./claude_dirs.ts";
 
 /**
  * The everyday layer's context after a compaction: the `<session-context>` element rendered from
@@ -26,6 +27,7 @@ export function sessionContext(
     budgetBytes: ctx.config().transcript.scanBudgetBytes,
     userRequests: ctx.config().session.userRequests,
     now: ctx.now,
+    ...claudeDirs(ctx.env),
   });
   if (problem) ctx.log(`session: ${problem}`);
   if (rebuilt) {

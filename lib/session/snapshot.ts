@@ -13,19 +13,23 @@ import { DEFAULT_SCAN_BUDGET_BYTES, DEFAULT_SCAN_CHUNK_BYTES } from "../transcri
 import { isCompactBoundaryRow } from "../transcript/rows.ts";
 import { toolResultLineIds } from "../transcript/tool_result_line.ts";
 import { isInertLine } from "../transcript/inert_line.ts";
+import { transcriptOriginCwd } from "../transcript/origin_cwd.ts";
 import { spellsNone } from "../transcript/json_escapes.ts";
 import { rowToolCalls } from "../transcript/tool_calls.ts";
 import { detectWorkspace, type LineObserver } from "../detect/workspace.ts";
 import { redact } from "../redact/redact.ts";
 import { activityMark, attachedFile, isActivityRow, isMarkedRow } from "./_activity.ts";
 import { safeFilePath, shownFileList } from "./_paths.ts";
-import { toolResults } from "./_results.ts";
+import { resultText, type ToolResult, toolResults } from "./_results.ts";
 import { cutText } from "../redact/quote_line.ts";
 import { hasControl } from "./_text.ts";
 import { type EditedFile, editedFileTracker } from "./edited_files.ts";
 import { type GitBranch, gitBranch } from "./git_branch.ts";
 import { type SessionTask, type SessionTaskSource, taskTracker } from "./tasks.ts";
 import { type UserRequest, userRequestTracker } from "./user_requests.ts";
+import { commandTracker, type SessionCommand } from "./commands.ts";
+import { planFileTracker } from "./plan_file.ts";
+import { cutMiddle } from "../redact/cut_middle.ts";
 
 /** Which hook built a snapshot. */
 export type SnapshotBuiltBy = "pre-compact" | "session-start" | "checkpoint";
@@ -88,6 +92,18 @@ export interface SessionSnapshot {
    */
   reattached_files: string[];
   reattached_source: "transcript" | "predicted";
+  /**
+   * The build, test and lint commands the session ran last, newest first, with how each ended
+   * (and the newest command when it failed): what the agent runs again after a compaction, and
+   * what summaries rarely keep word for word.
+   */
+  commands?: SessionCommand[];
+  /** The plan file the session worked from (inside the project, or Claude Code's own plans), when it exists. */
+  plan_file?: string;
+  /** When the latest request is a bare reply ("yes", "1+2"): the assistant's message it answers. */
+  reply_to?: string;
+  /** What the user asked the summarizer to keep (`/compact <instructions>`), redacted and capped. */
+  compact_instructions?: string;
 }
 
 /** Options of {@linkcode buildSessionSnapshot}. */
@@ -137,6 +153,12 @@ export interface BuildSessionSnapshotOptions {
   reattachedFiles?: boolean;
   /** The project for the ranking: paths inside it are relative, files outside it need a tool call. Default `cwd`. */
   projectDir?: string;
+  /** Claude Code's config directory (`$CLAUDE_CONFIG_DIR`, else `~/.claude`), where its plan files live. Default: none. */
+  claudeConfigDir?: string;
+  /** The home directory, written `~` in a plan file's path. Default: none. */
+  homeDir?: string;
+  /** PreCompact's `custom_instructions` (the user's `/compact` arguments). Default: none. */
+  compactInstructions?: string | null;
   /** Most tasks kept. Default 50, at most 200. */
   maxTasks?: number;
   /** Typed messages kept. Default 3, at most 10. */
@@ -188,6 +210,7 @@ const LATE_NEEDLES = [
  */
 const CONCERNS = ['"tool_use"', '"tool_result"', "file-history-snapshot"].map(needle);
 const IS_ERROR = needle("is_error");
+const TOOL_RESULT = needle('"tool_result"');
 const CREATE = needle('"create"');
 /** Tools whose results the trackers read: the task tools', the edit tools' and the file tools'. */
 const TRACKED_TOOLS: ReadonlySet<string> = new Set([
@@ -202,6 +225,25 @@ const TRACKED_TOOLS: ReadonlySet<string> = new Set([
   "MultiEdit",
   "NotebookEdit",
 ]);
+/** The shell tool: its build, test and lint commands are kept with how they ended. */
+const BASH_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
+/** A line that can hold a Bash call: the tool's name is spelled as a JSON string in it. */
+const BASH_NEEDLES = ['"Bash"'].map(needle);
+/** Lines that can name the plan file: plan-mode attachments, an approved plan, a plan-mode exit. */
+const PLAN_NEEDLES = ["planFilePath", "planContent", "ExitPlanMode"].map(needle);
+/**
+ * How far back from the transcript's end the build, test and lint commands are looked for: the
+ * results of the calls there are kept unparsed until their call is met. Older commands come from
+ * the snapshot or checkpoint the pass continues.
+ */
+export const COMMAND_LOOKBACK_BYTES = 4 << 20;
+/** Bash results kept, parsed, until their call is met (the newest rows are parsed whole). */
+const MAX_KEPT_RESULTS = 2000;
+/** Of a kept result's output: its head (where a log says what failed first) and its tail. */
+const KEPT_HEAD_CHARS = 64 * 1024;
+const KEPT_TAIL_CHARS = 4096;
+/** Longest `/compact` instruction kept. */
+const MAX_COMPACT_INSTRUCTIONS = 2000;
 /** Tools whose results count only when they failed, or (the edit tools) created a file. */
 const ERROR_OR_CREATE_ONLY: ReadonlySet<string> = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
@@ -248,8 +290,23 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   const stats: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
   const tasks = taskTracker({ maxTasks: clamp(options.maxTasks, 50, 200) });
   const requests = userRequestTracker({ limit: clamp(options.userRequests, 3, 10) });
-  const edits = editedFileTracker({ cwd, max: clamp(options.maxEditedFiles, 200, 1000) });
+  const edits = editedFileTracker({
+    cwd,
+    max: clamp(options.maxEditedFiles, 200, 1000),
+    historyBase: transcriptOriginCwd(transcriptPath),
+  });
   const files = recentFileTracker();
+  const commands = commandTracker();
+  const plans = planFileTracker({
+    projectDir: options.projectDir ?? cwd,
+    claudeConfigDir: options.claudeConfigDir,
+    homeDir: options.homeDir,
+  });
+  // Bash results met parsed (the newest rows are parsed whole), by call id, until their call is met.
+  const bashResults = new Map<string, ToolResult>();
+  // True while the task and edit lines are followed past the budget: nothing else is looked for.
+  let following = false;
+  const wantsCommands = () => !following && commands.wants() && stats.bytesRead <= COMMAND_LOOKBACK_BYTES;
   let newestCwd: string | undefined;
   let mark: ReturnType<typeof activityMark> | undefined;
   // The earlier snapshot this one can continue, and whether the pass has met its newest activity
@@ -300,6 +357,28 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
       deferred.delete(call.id);
     }
   };
+  // A Bash call's result: met parsed already, or kept unparsed by its id (its newest line).
+  const bashResult = (id: string): ToolResult | undefined => {
+    const parsed = bashResults.get(id);
+    if (parsed !== undefined) {
+      bashResults.delete(id);
+      return parsed;
+    }
+    let d = deferred.get(id);
+    if (d === undefined) return undefined;
+    while (d.prev !== undefined) d = d.prev;
+    deferred.delete(id);
+    const bytes = reader?.readAt(d.offset, d.length);
+    const row = bytes === undefined ? undefined : parseRow(bytes);
+    return row === undefined ? undefined : toolResults(row).find((r) => r.id === id);
+  };
+  const feedCommands = (row: TranscriptRow) => {
+    const calls = rowToolCalls(row, BASH_TOOLS);
+    if (calls.length === 0) return;
+    // The session's newest command counts as its active failure only within the latest turns.
+    const recent = requests.result().length <= 1;
+    for (const call of calls) commands.add(call, bashResult(call.id), row, recent);
+  };
   // What the task list and the edited files take from a row read before the join.
   const track = (row: TranscriptRow) => {
     if (deferred.size > 0 && row.type === "assistant") feedResults(row);
@@ -316,7 +395,15 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     if (previous !== undefined && !joined && isJoinRow(row, previous)) {
       joined = true;
       requests.older(previous.user_requests);
+      commands.older(previous.commands ?? []);
     }
+    if (!joined && wantsCommands()) {
+      if (row.type === "assistant") feedCommands(row);
+      else if (row.type === "user") {
+        for (const r of toolResults(row)) if (bashResults.size < MAX_KEPT_RESULTS) bashResults.set(r.id, keptResult(r));
+      }
+    }
+    if (!joined && !plans.found()) plans.add(row);
     track(row);
     if (!requests.full()) requests.add(row);
     files.add(row, mark === undefined);
@@ -327,17 +414,26 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   const late = (line: Buffer) =>
     !joined &&
     ((containsAny(line, LATE_NEEDLES) && !spellsNone(line, CONCERNS)) ||
-      (join !== undefined && containsAny(line, join)));
+      (join !== undefined && containsAny(line, join)) ||
+      (!following &&
+        ((wantsCommands() && containsAny(line, BASH_NEEDLES)) ||
+          (!plans.found() && containsAny(line, PLAN_NEEDLES)))));
   // A line to parse past the newest requests and files, once the newest activity and `cwd` are
   // known: one of the late lines, not inert, and not a tool result kept for its call.
+  // While commands are looked for, any tool-result line is kept by its ids too: a Bash result
+  // spells none of the late lines' words.
   const lateKnown = (
     line: Buffer,
     inert: boolean | undefined,
     resultOnly: boolean | undefined,
     ids: readonly string[] | undefined,
-  ) =>
-    late(line) && !(inert ?? isInertLine(line)) &&
-    !(resultOnly !== false && defer(line, ids ?? toolResultLineIds(line)));
+  ) => {
+    const needed = late(line);
+    if (!needed && !(wantsCommands() && line.indexOf(TOOL_RESULT) !== -1)) return false;
+    if (inert ?? isInertLine(line)) return false;
+    if (resultOnly !== false && defer(line, ids ?? toolResultLineIds(line))) return false;
+    return needed;
+  };
   // Every row until the requests, the recent files and the newest activity are known; then only
   // the lines that can concern the tasks or the edited files, until the join. A line that can only
   // record tool results is never a typed request: once the newest activity and `cwd` are known, it
@@ -350,7 +446,10 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
       if (!known) return true;
       if (inert ?? isInertLine(line)) return false;
       const results = resultOnly === false ? undefined : ids ?? toolResultLineIds(line);
-      return results === undefined || (late(line) && !defer(line, results));
+      if (results === undefined) return true;
+      const needed = late(line);
+      if (!needed && !wantsCommands()) return false;
+      return !defer(line, results) && needed;
     },
     row: observe,
     done: () => joined && !early(),
@@ -400,6 +499,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   const follow = !joined && !stats.reachedStart && stats.bytesRead >= budget &&
     (previous !== undefined || (stats.lastLineStart !== undefined && stats.lastLineStart <= reach - budget));
   if (follow) {
+    following = true;
     const more: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
     const lines = reverseLines(transcriptPath, reach - budget, DEFAULT_SCAN_CHUNK_BYTES, more, stats.lastLineStart);
     reader = lines;
@@ -435,6 +535,17 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   if (mark?.timestamp !== undefined) transcript.last_timestamp = mark.timestamp;
   if (joined && previous !== undefined) transcript.continues = previous.created_at;
   const trigger = options.trigger === "manual" || options.trigger === "auto" ? options.trigger : undefined;
+  const userRequests = requests.result();
+  const commandList = commands.result();
+  const plan = plans.result() ?? (joined ? previous?.plan_file : undefined);
+  // A bare reply the previous snapshot kept as the latest request keeps the message it answered.
+  const replyTo = requests.replyTo() ??
+    (joined && previous?.reply_to !== undefined && previous.user_requests[0]?.text === userRequests[0]?.text
+      ? previous.reply_to
+      : undefined);
+  const instructions = typeof options.compactInstructions === "string" && options.compactInstructions.trim() !== ""
+    ? cutMiddle(options.compactInstructions.trim(), MAX_COMPACT_INSTRUCTIONS, { redact: true })
+    : undefined;
   const snapshot: SessionSnapshot = {
     schema_version: 1,
     session_id: options.sessionId,
@@ -447,14 +558,32 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     tasks_source: taskList.source,
     tasks: taskList.tasks,
     tasks_omitted: taskList.omitted,
-    user_requests: requests.result(),
+    user_requests: userRequests,
     edited_files: edited.files,
     edited_files_total: edited.total,
     working_set: kept !== undefined ? ranked : cleanWorkingSet(ranked),
     reattached_files: reattached.files,
     reattached_source: reattached.source,
   };
+  if (commandList.length > 0) snapshot.commands = commandList;
+  if (plan !== undefined) snapshot.plan_file = plan;
+  if (replyTo !== undefined) snapshot.reply_to = replyTo;
+  if (instructions !== undefined) snapshot.compact_instructions = instructions;
   return snapshot;
+}
+
+/** A Bash result as kept until its call is met: the head and tail of its output only. */
+function keptResult(result: ToolResult): ToolResult {
+  const text = resultText(result.content);
+  const content = text.length <= KEPT_HEAD_CHARS + KEPT_TAIL_CHARS
+    ? text
+    : text.slice(0, KEPT_HEAD_CHARS) + "\n" + text.slice(-KEPT_TAIL_CHARS);
+  const out: ToolResult = { id: result.id, isError: result.isError, content };
+  const d = result.detail;
+  if (d !== undefined && (d.interrupted === true || typeof d.backgroundTaskId === "string")) {
+    out.detail = { interrupted: d.interrupted, backgroundTaskId: d.backgroundTaskId };
+  }
+  return out;
 }
 
 /** `previous` when this snapshot can continue it: the same session and `cwd`, with its newest activity row known. */

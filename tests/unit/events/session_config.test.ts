@@ -45,7 +45,14 @@ describe("session.enabled", () => {
   test("by default PreCompact saves a snapshot and prints the everyday lines (the control)", async () => {
     const w = world(undefined);
     const out = await w.preCompact();
-    assert.match(out.stdout, /^rehydrate: when you summarize this conversation/);
+    assert.match(out.stdout, /^rehydrate, to the summarizer of this conversation/);
+    // The transcript's directory is not the project's: each edited file is still named once.
+    const files = out.stdout.split("\n").find((l) => l.startsWith("- The names of the files edited"))!;
+    assert.deepEqual([...files.matchAll(/"([^"]*)"/g)].map((m) => m[1]), [
+      "/home/dev/work/demo-proj/docs/json-output.md",
+      "/home/dev/work/demo-proj/src/report.ts",
+      "/home/dev/work/demo-proj/src/legacy/format.ts",
+    ]);
     assert.ok(w.snapshots().some((n) => n.endsWith(".snapshot.json")));
   });
 
@@ -108,7 +115,8 @@ describe("session.userRequests", () => {
     const w = world({ session: { userRequests: 2 } });
     // No PreCompact ran: SessionStart rebuilds the snapshot from the transcript.
     const element = JSON.parse((await w.sessionStart()).stdout).hookSpecificOutput.additionalContext as string;
-    assert.equal(element.match(/<request[ >]/g)?.length, 2);
+    // The element gives the latest; the summary carries the others, and the follow-up what it lacks.
+    assert.equal(element.match(/<request[ >]/g)?.length, 1);
     assert.equal(w.snapshot().user_requests.length, 2);
   });
 });

@@ -60,7 +60,21 @@ export function randomSnapshot(rng: () => number): SessionSnapshot {
   for (let i = 0, n = Math.floor(rng() * 12); i < n; i++) {
     working.push({ path: `lib/${text(rng, 40)}${i}.ts`, reasons: ["read", "edited"] });
   }
+  const commands = [];
+  for (let i = 0, n = Math.floor(rng() * 5); i < n; i++) {
+    commands.push({
+      command: text(rng, 600) || "make",
+      ...(rng() < 0.7 ? { exit: Math.floor(rng() * 3) } : {}),
+      ...(rng() < 0.5 ? { failure: text(rng, 400) || "FAIL" } : {}),
+    });
+  }
+  const extra: Partial<SessionSnapshot> = {};
+  if (commands.length > 0) extra.commands = commands;
+  if (rng() < 0.3) extra.plan_file = `docs/${text(rng, 80)}plan.md`;
+  if (rng() < 0.3) extra.reply_to = text(rng, 3000) || "which one?";
+  if (rng() < 0.2) extra.compact_instructions = text(rng, 3000) || "keep it";
   return {
+    ...extra,
     schema_version: 1,
     session_id: "s",
     created_at: "2026-11-21T10:00:00.000Z",

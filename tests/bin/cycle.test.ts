@@ -162,7 +162,7 @@ describe("the compaction cycle on the compiled binaries", () => {
     assert.match(r.stdout, /01-website-redesign/);
     assert.match(r.stdout, /Server-render the pricing table/);
     // The everyday layer's lines first, then the project's; 2,500 characters at most in all.
-    assert.match(r.stdout, /^rehydrate: when you summarize this conversation/);
+    assert.match(r.stdout, /^rehydrate, to the summarizer of this conversation/);
     assert.ok(r.stdout.length <= 2500 + 1, `${r.stdout.length} characters`);
     const flat = JSON.parse(readFileSync(join(c.project, "00-system", ".cache", "precompact_state.json"), "utf8"));
     assert.equal(flat.active_project_id, "01-website-redesign");

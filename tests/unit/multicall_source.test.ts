@@ -71,7 +71,7 @@ test("rehydrate pre-compact loads the workflows' parts from source too: require(
     };
     const r = rehydrate(["pre-compact"], JSON.stringify(input), { CLAUDE_PROJECT_DIR: project });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^rehydrate: when you summarize this conversation/);
+    assert.match(r.stdout, /^rehydrate, to the summarizer of this conversation/);
     // Written by the project layer alone (the everyday lines name the project's files too).
     const flat = JSON.parse(readFileSync(join(project, "00-system", ".cache", "precompact_state.json"), "utf8"));
     assert.equal(flat.active_project_id, "01-website-redesign");

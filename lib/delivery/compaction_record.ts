@@ -9,7 +9,14 @@ import { unlinkSync } from "../node/fs.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
-import { claimPath, compactionPath, compactionsDir, isCompactionId, unsafeDirReason } from "../state/files.ts";
+import {
+  claimPath,
+  compactionPath,
+  compactionsDir,
+  followUpPath,
+  isCompactionId,
+  unsafeDirReason,
+} from "../state/files.ts";
 
 /** Which workflow a compaction concerned; null when none was known at PreCompact. */
 export type DeliveryWorkflow = "handler" | "worker" | "project" | "orchestration" | "session" | null;
@@ -25,18 +32,20 @@ export interface CompactionRecord {
 }
 
 /**
- * Replaces the session's compaction record with `record`; the delivery
- * claim of the compaction it replaces is deleted, so at most one claim per
- * session stays on disk. Throws when the directory is unsafe or the write fails.
+ * Replaces the session's compaction record with `record`; the delivery and
+ * follow-up claims of the compaction it replaces are deleted, so at most one
+ * of each per session stays on disk. Throws when the directory is unsafe or the write fails.
  */
 export function writeCompactionRecord(stateDir: string, key: string, record: CompactionRecord): void {
   ensurePrivateDir(compactionsDir(stateDir));
   const previous = readCompactionRecord(stateDir, key, record.session_id);
   writeFileAtomic(compactionPath(stateDir, key), JSON.stringify(record) + "\n");
   if (previous.record !== null && previous.record.compaction_id !== record.compaction_id) {
-    try {
-      unlinkSync(claimPath(stateDir, key, previous.record.compaction_id));
-    } catch { /* never delivered */ }
+    for (const claim of [claimPath, followUpPath]) {
+      try {
+        unlinkSync(claim(stateDir, key, previous.record.compaction_id));
+      } catch { /* never claimed */ }
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 import type { HookHandler } from "../hook/handle_hook.ts";
 import { dispatchSessionStart } from "../dispatch/session_start.ts";
 import { pendingDelivery } from "../delivery/pending.ts";
+import { latestCompaction } from "../delivery/latest_compaction.ts";
+import { claimFollowUp } from "../delivery/follow_up.ts";
 import { recordDelivery } from "../delivery/record.ts";
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
@@ -9,19 +11,24 @@ import { projectSessionStart } from "../projects/session_start.ts";
 import { orchestrationPromptContext, type QuietFacts } from "../orchestration/monitor.ts";
 import { writeQuietMemo } from "./quiet_prompt_memo.ts";
 import { sessionContext } from "../session/session_start.ts";
+import { sessionFollowUp } from "../session/follow_up.ts";
 import { fillWarning, type FillWarningFacts } from "../session/fill_warning.ts";
 
 const SHORT_FORM_CHARS = 4000;
 /** The everyday element's short form when this prompt re-delivers a compaction's context. */
 const SESSION_SHORT_CHARS = 3000;
 const SESSION_SHORT_WITH_PROJECT = 1200;
+/** What the compaction's summary left out, on the first prompt after its delivery. */
+const FOLLOW_UP_CHARS = 4000;
 
 /**
  * UserPromptSubmit, on every prompt: the second delivery channel and the context monitor.
  * When a compaction's context never arrived (SessionStart's output was dropped), it claims the
  * delivery and injects a short form (the everyday `<session-context>` within 3,000 characters, the dispatch pointer, the project's compact context within
  * 4,000 characters, files beyond that named for the agent to read); a compaction is never
- * delivered twice. Then the orchestration monitor adds `<context-monitor>` from WARNING up and
+ * delivered twice. The first prompt after a delivery also gets, once, what the compaction's
+ * summary left out (lib/session/follow_up.ts): SessionStart runs before the client writes the
+ * summary, this prompt can read it. Then the orchestration monitor adds `<context-monitor>` from WARNING up and
  * the compaction alert or its reminder; without an orchestrated run the everyday fill warning
  * (lib/session/fill_warning.ts) adds a `<context-fill>` line when the fill crosses a threshold.
  * When only the monitor or the fill warning spoke it leaves the memo that lets the next prompt take
@@ -38,7 +45,9 @@ const SESSION_SHORT_WITH_PROJECT = 1200;
 export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   const parts: (string | null | undefined)[] = [];
   const config = ctx.config();
-  const pending = guard(ctx, "delivery", () => pendingDelivery(ctx));
+  // The compaction record is read once for both questions (delivery, then follow-up).
+  const latest = guard(ctx, "delivery", () => latestCompaction(ctx));
+  const pending = latest && guard(ctx, "delivery", () => pendingDelivery(ctx, { latest }));
   const claimed = pending &&
     guard(ctx, "delivery", () => recordDelivery(ctx, pending.compactionId, "user-prompt-submit"));
   if (claimed) {
@@ -61,6 +70,20 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
         })?.additionalContext,
       );
     }
+  }
+  // The second part of a compaction's context: once it was delivered (by SessionStart, or just now)
+  // and the summary is in the transcript, what that summary left out, once.
+  const followUp = latest && config.session.enabled !== false
+    ? guard(ctx, "delivery", () => claimFollowUp(ctx, { latest }))
+    : null;
+  if (followUp) {
+    const gaps = guard(ctx, "session", () => sessionFollowUp(ctx, { maxChars: FOLLOW_UP_CHARS }));
+    ctx.log(
+      gaps
+        ? `delivery: follow-up of compaction ${followUp}: ${gaps.length} characters`
+        : `delivery: follow-up of compaction ${followUp}: the summary lacks nothing`,
+    );
+    parts.push(gaps);
   }
   const maxChars = Math.min(config.budget.maxChars, 10_000);
   // joinWithin keeps or skips each part in order, so the re-delivered parts alone join to what of
@@ -94,7 +117,7 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   // Nothing re-delivered and only the monitor or the fill warning, if anything, spoke: the next
   // prompt may take the fast path (lib/events/quiet_prompt.ts). Not when the fill warning failed:
   // the memo would say it has nothing to say.
-  if (pending === null && (quiet !== null || !spoke) && (fill !== null || !fillOn)) {
+  if (!pending && !followUp && (quiet !== null || !spoke) && (fill !== null || !fillOn)) {
     guard(ctx, "quiet memo", () => writeQuietMemo(ctx, quiet, maxChars, { fill }));
   }
   const context = joinWithin(parts, maxChars);

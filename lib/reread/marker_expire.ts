@@ -63,7 +63,12 @@ export function expireRereadState(stateDir: string, options: ExpireRereadStateOp
   );
   sweep(
     compactionsDir(stateDir),
-    (n) => n.endsWith(".tmp") ? 60_000 : n.endsWith(".json") || n.endsWith(".delivered") ? maxAge : null,
+    (n) =>
+      n.endsWith(".tmp")
+        ? 60_000
+        : n.endsWith(".json") || n.endsWith(".delivered") || n.endsWith(".followup")
+        ? maxAge
+        : null,
   );
   sweep(sessionsDir(stateDir), (n) => n.endsWith(".role.json") ? roleAge : null);
   return removed;

@@ -49,6 +49,14 @@ export function claimPath(stateDir: string, key: string, compactionId: string): 
   return join(stateDir, "compactions", `${key}.${compactionId}.delivered`);
 }
 
+/**
+ * The follow-up claim of one compaction of a session key: taken by the first prompt after the
+ * delivery that gives what the compaction's summary left out.
+ */
+export function followUpPath(stateDir: string, key: string, compactionId: string): string {
+  return join(stateDir, "compactions", `${key}.${compactionId}.followup`);
+}
+
 const COMPACTION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** True when `id` can be part of a file name (the ids we make always can). */

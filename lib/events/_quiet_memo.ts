@@ -23,6 +23,7 @@ export const QUIET_MEMO_ENV: readonly string[] = [
   "XDG_STATE_HOME",
   "LOCALAPPDATA",
   "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+  "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
 ];
 
 /** The environment variable that turns the fast path off (`0`): every prompt runs the full hook. */

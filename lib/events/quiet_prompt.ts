@@ -15,7 +15,7 @@ import {
   quietSignature,
 } from "./_quiet_memo.ts";
 import { VERSION } from "../hook/version.ts";
-import { clientContextTokens, fillCrossed } from "../session/fill_level.ts";
+import { clientContextTokens, fillCrossed, fillToCompaction } from "../session/fill_level.ts";
 import { ORCHESTRATION_FILE } from "../orchestration/paths.ts";
 import { basename } from "../node/path.ts";
 
@@ -116,7 +116,8 @@ function quiet(text: string, options: QuietPromptOptions): string | undefined {
       budgetBytes: f.fill.budget_bytes,
       stopAtUsage: true,
     });
-    if (fill.source === "none" || fillCrossed(fill.fraction, f.thresholds) === f.crossed) return "";
+    if (fill.source === "none") return "";
+    if (fillCrossed(fillToCompaction(fill.tokens, fill.window, env).fraction, f.thresholds) === f.crossed) return "";
     return undefined;
   }
   const fill = contextFill(input.transcript_path, {

@@ -2,6 +2,7 @@
 // (lib/session/fill_warning.ts) and the usual prompt's fast path (lib/events/quiet_prompt.ts), which
 // must agree on it to the last digit. Kept free of heavy imports: the fast path loads it.
 import { join } from "../node/path.ts";
+import { autoCompactAt } from "../transcript/context_window.ts";
 
 /**
  * The highest of `thresholds` (fill fractions, in any order) that `fraction` reached: the level
@@ -53,4 +54,26 @@ export function clientContextTokens(input: object): number | undefined {
  */
 export function fillWarningPath(stateDir: string, sessionKey: string): string {
   return join(stateDir, "fill", `${sessionKey}.json`);
+}
+
+/**
+ * How far the context is on its way to Claude Code's own compaction: `tokens` over the token count
+ * at which the client compacts for `window` ({@linkcode autoCompactAt}, with
+ * `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` from `env`), and that count. The warning's thresholds are
+ * fractions of it, not of the raw window: at 55 % of a 1M window, Claude Code is still 400,000
+ * tokens from compacting.
+ *
+ * @example
+ * ```ts
+ * import { fillToCompaction } from "./fill_level.ts";
+ * fillToCompaction(110_000, 200_000, {}); // { fraction: 0.6586…, at: 167_000 }
+ * ```
+ */
+export function fillToCompaction(
+  tokens: number,
+  window: number,
+  env: Record<string, string | undefined>,
+): { fraction: number; at: number } {
+  const at = autoCompactAt(window, env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE);
+  return { fraction: tokens / at, at };
 }

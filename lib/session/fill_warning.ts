@@ -6,7 +6,7 @@ import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { readSessionRecord } from "../state/session_record.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
-import { clientContextTokens, fillCrossed, fillWarningPath } from "./fill_level.ts";
+import { clientContextTokens, fillCrossed, fillToCompaction, fillWarningPath } from "./fill_level.ts";
 
 /** The content of `<stateDir>/fill/<session key>.json`. */
 export interface FillWarningState {
@@ -14,7 +14,7 @@ export interface FillWarningState {
   session_id: string;
   /** The highest threshold the fill had reached at the last prompt that measured it; 0 for none. */
   crossed: number;
-  /** The fill then, in whole percent of the window. */
+  /** The fill then, in whole percent of the token count at which Claude Code compacts. */
   percent: number;
   updated_at: string;
 }
@@ -33,7 +33,7 @@ export interface FillWarningFacts {
 
 /** The one fixed sentence of the `<context-fill>` element. */
 export const FILL_WARNING_TEXT =
-  "The context window is filling up: Claude Code compacts this conversation automatically when it is nearly full.";
+  "The context is filling up: Claude Code compacts this conversation automatically when it holds compacts-at tokens (percent says how close it is).";
 
 /**
  * The everyday fill warning, on UserPromptSubmit in every repository without an orchestration run
@@ -45,7 +45,9 @@ export const FILL_WARNING_TEXT =
  * nothing. The window: `contextWindow.tokens` when the user set it, else 1,000,000 when the
  * session's model (SessionStart's, in the session record), the transcript's model id or more than
  * 200,000 tokens (seen, or the input's `context_tokens`) say so, else 200,000; at most
- * CLAUDE_CODE_AUTO_COMPACT_WINDOW, against which Claude Code compacts. Returns the element or null;
+ * CLAUDE_CODE_AUTO_COMPACT_WINDOW. The thresholds are fractions of the point where Claude Code
+ * compacts in that window ({@linkcode fillToCompaction}: 33,000 tokens below it, or lower with
+ * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), not of the window itself. Returns the element or null;
  * `options.onQuiet` hears what the next prompt's fast path needs (not called when the warning is
  * off or the session id is not a plain id). Throws on I/O errors (the caller guards it).
  *
@@ -85,9 +87,10 @@ export function fillWarning(
   let crossed = prior;
   let text: string | null = null;
   if (fill.source !== "none") {
-    crossed = fillCrossed(fill.fraction, thresholds);
+    const toward = fillToCompaction(fill.tokens, fill.window, ctx.env);
+    crossed = fillCrossed(toward.fraction, thresholds);
     // From the integers: 114000 / 200000 * 100 is 56.99999999999999 in floating point.
-    const percent = Math.floor((fill.tokens * 100) / fill.window);
+    const percent = Math.floor((fill.tokens * 100) / toward.at);
     if (crossed !== prior) {
       ensurePrivateDir(join(dir, "fill"));
       const state: FillWarningState = {
@@ -98,28 +101,29 @@ export function fillWarning(
         updated_at: ctx.now.toISOString(),
       };
       writeFileAtomic(path, JSON.stringify(state, null, 2) + "\n");
-      ctx.log(`fill warning: ${percent}% of ${fill.window}, level ${prior} -> ${crossed}`);
+      ctx.log(`fill warning: ${percent}% of ${toward.at} (window ${fill.window}), level ${prior} -> ${crossed}`);
     }
-    if (crossed > prior) text = fillWarningElement(percent, fill.tokens, fill.window);
+    if (crossed > prior) text = fillWarningElement(percent, fill.tokens, fill.window, toward.at);
   }
   options.onQuiet?.({ thresholds: [...thresholds], crossed, fill: measure, statePath: path });
   return text;
 }
 
 /**
- * The `<context-fill>` element: the fill in whole percent, the tokens and the window as attributes
- * (numbers only, nothing to escape), then our one fixed sentence.
+ * The `<context-fill>` element: the fill in whole percent of the point where Claude Code compacts,
+ * the tokens, the window and that point as attributes (numbers only, nothing to escape), then our
+ * one fixed sentence.
  *
  * @example
  * ```ts
  * import { fillWarningElement } from "./fill_warning.ts";
  *
- * fillWarningElement(66, 132_000, 200_000);
- * // '<context-fill percent="66" tokens="132000" window="200000">The context window is filling up: …</context-fill>'
+ * fillWarningElement(66, 110_220, 200_000, 167_000);
+ * // '<context-fill percent="66" tokens="110220" window="200000" compacts-at="167000">The context is filling up: …</context-fill>'
  * ```
  */
-export function fillWarningElement(percent: number, tokens: number, window: number): string {
-  return `<context-fill percent="${percent}" tokens="${tokens}" window="${window}">${FILL_WARNING_TEXT}</context-fill>`;
+export function fillWarningElement(percent: number, tokens: number, window: number, compactsAt: number): string {
+  return `<context-fill percent="${percent}" tokens="${tokens}" window="${window}" compacts-at="${compactsAt}">${FILL_WARNING_TEXT}</context-fill>`;
 }
 
 /** The level on record for this session; 0 when there is none (or it is another session's, or corrupt). */

@@ -248,7 +248,7 @@ test("quietPrompt() answers the usual prompt as the full hook would, and only wh
   assert.equal(everyday.fast, false);
   assert.match(
     everyday.out,
-    /^\{"hookSpecificOutput":\{"hookEventName":"UserPromptSubmit","additionalContext":"<context-fill percent=\\"70\\"/,
+    /^\{"hookSpecificOutput":\{"hookEventName":"UserPromptSubmit","additionalContext":"<context-fill percent=\\"83\\"/,
   );
   assert.deepEqual(await prompt(w), { out: "", fast: false });
   rmSync(join(w.ws, ".claude"), { recursive: true });
@@ -288,7 +288,7 @@ test("quietPrompt() prints and writes nothing, like the full hook, in a workspac
   const w = world();
   rmSync(join(w.ws, "projects"), { recursive: true });
   grow(w, 150_000);
-  assert.match((await prompt(w)).out, /context-fill percent=\\"75\\"/); // the everyday line, once
+  assert.match((await prompt(w)).out, /context-fill percent=\\"89\\"/); // the everyday line, once
   age(w);
   await prompt(w);
   const memo = JSON.parse(readFileSync(w.memo, "utf8"));
@@ -314,18 +314,21 @@ test("quietPrompt() keeps the everyday fill warning's once per crossing in an or
   assert.deepEqual(await prompt(w), { out: "", fast: false }); // leaves the memo
   assert.deepEqual(await prompt(w), { out: "", fast: true });
   // The fill moves within a level: still the fast path, still nothing.
-  grow(w, 100_000);
+  grow(w, 85_000);
   assert.deepEqual(await prompt(w), { out: "", fast: true });
   // A crossing: the full hook speaks once.
-  grow(w, 120_000);
+  grow(w, 100_200);
   const crossing = await prompt(w);
   assert.equal(crossing.fast, false);
-  assert.match(crossing.out, /<context-fill percent=\\"60\\" tokens=\\"120000\\" window=\\"200000\\">/);
+  assert.match(
+    crossing.out,
+    /<context-fill percent=\\"60\\" tokens=\\"100200\\" window=\\"200000\\" compacts-at=\\"167000\\">/,
+  );
   // Its state file is seconds old: the memo waits, the full hook says nothing.
   assert.deepEqual(await prompt(w), { out: "", fast: false });
   age(w);
   assert.deepEqual(await prompt(w), { out: "", fast: false });
-  grow(w, 125_000);
+  grow(w, 104_000);
   assert.deepEqual(await prompt(w), { out: "", fast: true });
   // The state file removed: the full hook would speak again, so the fast path declines.
   const state = join(w.home, "state", "fill", "sess-1.json");
@@ -340,7 +343,7 @@ test("quietPrompt() keeps the everyday fill warning's once per crossing in an or
   const narrow = { ...w.env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: "150000" };
   const other = await prompt(w, narrow);
   assert.equal(other.fast, false);
-  assert.match(other.out, /percent=\\"83\\"/);
+  assert.match(other.out, /percent=\\"88\\"/);
   // A compaction: the drop is recorded by the full hook, silently.
   grow(w, 20_000);
   assert.deepEqual(await prompt(w), { out: "", fast: false });
@@ -541,7 +544,7 @@ test("a damaged memo in an ordinary repository never changes the answer either",
   const state = join(w.home, "state", "fill", "sess-1.json");
   // The fill at 62 %, the level on record 0.55, aged, and the memo the next prompt leaves.
   const settle = async (): Promise<string> => {
-    grow(w, 124_000);
+    grow(w, 103_500);
     await prompt(w);
     age(w);
     await prompt(w);
@@ -562,7 +565,7 @@ test("a damaged memo in an ordinary repository never changes the answer either",
     } else writeFileSync(w.memo, d.text!, { mode: 0o600 });
     // Every other time the fill has reached the next level, where the full hook speaks.
     const crossing = i % 2 === 1;
-    if (crossing) grow(w, 134_000);
+    if (crossing) grow(w, 112_000);
     try {
       if ((await prompt(w)).fast) fast++;
     } catch (err) {

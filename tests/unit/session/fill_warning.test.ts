@@ -103,27 +103,31 @@ describe("fillCrossed()", () => {
   });
 
   test("fillWarningElement() is one line: numbers as attributes and our fixed sentence", () => {
-    const el = fillWarningElement(66, 132_000, 200_000);
-    assert.equal(el, `<context-fill percent="66" tokens="132000" window="200000">${FILL_WARNING_TEXT}</context-fill>`);
+    const el = fillWarningElement(66, 110_220, 200_000, 167_000);
+    assert.equal(
+      el,
+      `<context-fill percent="66" tokens="110220" window="200000" compacts-at="167000">${FILL_WARNING_TEXT}</context-fill>`,
+    );
     assert.ok(!el.includes("\n") && el.length < 250, el);
   });
 });
 
 describe("the fill warning in an ordinary repository", () => {
   test("speaks once per threshold crossed, keeps quiet in between and starts over after a compaction", async () => {
+    // A 200k window: Claude Code compacts at 167,000 tokens (200,000 - 20,000 - 13,000).
     const r = repo();
     grow(r, 50_000);
     assert.equal(await prompt(r), "");
-    grow(r, 109_000); // 54.5 %
+    grow(r, 90_000); // 53.9 % of the way
     assert.equal(await prompt(r), "");
-    grow(r, 112_000); // 56 %: 0.55 crossed
-    assert.equal(await prompt(r), fillWarningElement(56, 112_000, 200_000));
+    grow(r, 93_000); // 55.7 %: 0.55 crossed
+    assert.equal(await prompt(r), fillWarningElement(55, 93_000, 200_000, 167_000));
     assert.equal(await prompt(r), "", "the same level spoke twice");
-    grow(r, 125_000);
+    grow(r, 104_000);
     assert.equal(await prompt(r), "");
-    grow(r, 152_000); // 76 %: 0.65 and 0.75 crossed at once, one line
-    assert.equal(await prompt(r), fillWarningElement(76, 152_000, 200_000));
-    grow(r, 160_000);
+    grow(r, 127_000); // 76 %: 0.65 and 0.75 crossed at once, one line
+    assert.equal(await prompt(r), fillWarningElement(76, 127_000, 200_000, 167_000));
+    grow(r, 135_000);
     assert.equal(await prompt(r), "");
     const state = fillWarningPath(join(r.home, "state"), "sess-f");
     assert.equal(statSync(state).mode & 0o777, 0o600);
@@ -134,15 +138,15 @@ describe("the fill warning in an ordinary repository", () => {
     grow(r, 30_000);
     assert.equal(await prompt(r), "");
     assert.equal(JSON.parse(readFileSync(state, "utf8")).crossed, 0);
-    grow(r, 131_000);
-    assert.equal(await prompt(r), fillWarningElement(65, 131_000, 200_000));
+    grow(r, 110_000);
+    assert.equal(await prompt(r), fillWarningElement(65, 110_000, 200_000, 167_000));
   });
 
   test("a transcript without usage changes nothing: no line, the level on record kept", async () => {
     const r = repo();
     assert.equal(await prompt(r), "");
     grow(r, 120_000);
-    assert.match(await prompt(r), /^<context-fill percent="60"/);
+    assert.match(await prompt(r), /^<context-fill percent="71"/);
     writeFileSync(r.transcript, "");
     assert.equal(await prompt(r), "");
     grow(r, 120_000);
@@ -165,16 +169,20 @@ describe("the fill warning in an ordinary repository", () => {
     );
     grow(a, 150_000);
     assert.equal(await prompt(a), "");
-    grow(a, 560_000);
-    assert.equal(await prompt(a), fillWarningElement(56, 560_000, 1_000_000));
+    grow(a, 560_000); // 57.9 % of the way to 967,000
+    assert.equal(await prompt(a), fillWarningElement(57, 560_000, 1_000_000, 967_000));
     // The transcript's model id marks 1M.
     const b = repo();
     grow(b, 150_000, "claude-sonnet-4-5[1m]");
     assert.equal(await prompt(b), "");
+    // A model whose own window is 1M (today's defaults): no line either.
+    const e = repo();
+    grow(e, 150_000, "claude-opus-5-5");
+    assert.equal(await prompt(e), "");
     // The same fill under a 200k model speaks.
     const c = repo();
     grow(c, 150_000);
-    assert.equal(await prompt(c), fillWarningElement(75, 150_000, 200_000));
+    assert.equal(await prompt(c), fillWarningElement(89, 150_000, 200_000, 167_000));
     // The client says more than 200k tokens: the window is 1M.
     const d = repo();
     grow(d, 150_000);
@@ -187,19 +195,30 @@ describe("the fill warning in an ordinary repository", () => {
     assert.equal(await prompt(r), "");
     assert.equal(
       await prompt(r, { env: { CLAUDE_CODE_AUTO_COMPACT_WINDOW: "200k" } }),
-      fillWarningElement(60, 120_000, 200_000),
+      fillWarningElement(71, 120_000, 200_000, 167_000),
+    );
+  });
+
+  test("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE brings the point where Claude Code compacts forward", async () => {
+    const r = repo();
+    grow(r, 80_000); // 47.9 % of 167,000: quiet without the override
+    assert.equal(await prompt(r), "");
+    // 50 % of the window less the output reserve: Claude Code compacts at 90,000.
+    assert.equal(
+      await prompt(r, { env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "50" } }),
+      fillWarningElement(88, 80_000, 200_000, 90_000),
     );
   });
 
   test("the user's thresholds, [] and session.enabled: false", async () => {
     const r = repo();
     config(r, "user", { session: { fillWarnings: [0.9, 0.5] } });
-    grow(r, 101_000);
-    assert.equal(await prompt(r), fillWarningElement(50, 101_000, 200_000));
-    grow(r, 170_000);
+    grow(r, 84_000);
+    assert.equal(await prompt(r), fillWarningElement(50, 84_000, 200_000, 167_000));
+    grow(r, 140_000);
     assert.equal(await prompt(r), "");
-    grow(r, 181_000);
-    assert.equal(await prompt(r), fillWarningElement(90, 181_000, 200_000));
+    grow(r, 151_000);
+    assert.equal(await prompt(r), fillWarningElement(90, 151_000, 200_000, 167_000));
 
     const off = repo();
     config(off, "project", { session: { fillWarnings: [] } });
@@ -216,13 +235,13 @@ describe("the fill warning in an ordinary repository", () => {
       const r = repo();
       config(r, "project", { session: { fillWarnings: hostile } });
       const said: string[] = [];
-      for (const tokens of [20_000, 40_000, 60_000, 80_000, 100_000]) {
+      for (const tokens of [15_000, 30_000, 45_000, 60_000, 75_000, 90_000]) {
         grow(r, tokens);
         said.push(await prompt(r));
       }
       // Rejected: the defaults hold, and below 55 % nothing is said.
-      assert.deepEqual(said, ["", "", "", "", ""], JSON.stringify(hostile));
-      grow(r, 111_000);
+      assert.deepEqual(said, ["", "", "", "", "", ""], JSON.stringify(hostile));
+      grow(r, 92_000);
       assert.match(await prompt(r), /^<context-fill percent="55"/, JSON.stringify(hostile));
     }
   });
@@ -253,7 +272,7 @@ test("a prompt that re-delivers a compaction keeps to its short form; the next p
   const redelivered = await prompt(r);
   assert.match(redelivered, /<session-context /);
   assert.doesNotMatch(redelivered, /context-fill/);
-  assert.match(await prompt(r), /^<context-fill percent="70"/);
+  assert.match(await prompt(r), /^<context-fill percent="83"/);
 });
 
 test("in an orchestration run the context monitor speaks for the fill, not the everyday line", async () => {

@@ -358,18 +358,20 @@ function list(sessions: readonly string[]): string {
   return sessions.length === 0 ? "none" : `${sessions.length}: ${sessions.join(", ")}`;
 }
 
-/** The markdown report. */
+/** The markdown report; `run` lines (command, binary, commit, date) go under the title. */
 function report(
   results: readonly SessionResult[],
   enabled: readonly CorrectionName[],
   effects: readonly Effect[],
   source: string,
+  run: readonly string[] = [],
 ): string {
   const shared = totalsOf(results.map((r) => r.shared));
   const corrected = totalsOf(results.map((r) => r.corrected));
   const out = [
     "# Payload quality after a compaction",
     "",
+    ...(run.length > 0 ? [...run.map((l) => `- ${l}`), ""] : []),
     `${results.length} sessions (${source}), each cut at its first \`compact_boundary\` and replayed through the ` +
     "binary in the client's order: PreCompact, SessionStart (compact), PostCompact (with the summary), the summary " +
     `rows appended, then UserPromptSubmit when the next row is a typed prompt (${
@@ -380,7 +382,7 @@ function report(
     "",
     "The shared definitions: wrong = items that are false or not what they claim; new = items the summary lacks; " +
     "needs = what the agent went on to need after the boundary (a re-run test or build command, a plan file, the " +
-    "newest typed or queued message), met from the summary or the payload (summary alone in brackets).",
+    "newest typed or queued message), met from the summary or the payload (the totals line also counts those met by the summary alone).",
     "",
     "```text",
     ...results.map((r) => sessionLine(r.file, r.shared)),
@@ -508,7 +510,7 @@ function main(argv: readonly string[]): void {
       return;
     }
     files = readdirSync(DEV_SET).filter((n) => n.endsWith(".jsonl.gz")).sort().map((n) => join(DEV_SET, n));
-    source = `the ${files.length} of tests/fixtures/detection-dev`;
+    source = "tests/fixtures/detection-dev";
   }
   if (!existsSync(args.bin)) {
     throw new Error(`Cannot find ${args.bin}: build it with npx bun build.ts --only rehydrate`);
@@ -539,17 +541,16 @@ function main(argv: readonly string[]): void {
     date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
   };
   if (args.out) {
+    const shown = args.bin === join(ROOT, "dist", "rehydrate") ? "dist/rehydrate" : args.bin;
     mkdirSync(dirname(args.out), { recursive: true });
     writeFileSync(
       args.out,
-      [
+      report(results, enabled, effects, source, [
         `Command: \`${meta.command}\``,
-        `Binary: \`${meta.version}\` (${args.bin === join(ROOT, "dist", "rehydrate") ? "dist/rehydrate" : args.bin})`,
+        `Binary: ${shown}, \`--version\`: ${meta.version}`,
         `Commit: ${meta.commit}`,
         `Date: ${meta.date}`,
-        "",
-        md,
-      ].join("\n"),
+      ]),
     );
   }
   if (args.json) {

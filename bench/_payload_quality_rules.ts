@@ -282,7 +282,8 @@ export interface TypedTextOptions {
  *
  * @example
  * ```ts
- * typedText({ type: "user", message: { content: "<command-name>/review</command-name><command-args>12</command-args>" } }); // "/review 12"
+ * const slash = "<command-name>/review</command-name><command-args>12</command-args>";
+ * typedText({ type: "user", message: { content: slash } }); // "/review 12"
  * typedText({ type: "user", message: { content: "<command-name>/model</command-name>" } }); // null
  * typedText({ type: "queue-operation", operation: "enqueue", content: "also fix the docs" }); // "also fix the docs"
  * ```
@@ -387,8 +388,8 @@ export function userMessages(rows: readonly TranscriptRow[], corrections: Correc
  *
  * @example
  * ```ts
- * toolCalls([{ line: "", row: { message: { content: [{ type: "tool_use", name: "Bash", input: { command: "make" } }] } } }]);
- * // [{ name: "Bash", input: { command: "make" } }]
+ * const call = { type: "tool_use", name: "Bash", input: { command: "make" } };
+ * toolCalls([{ line: "", row: { message: { content: [call] } } }]); // [{ name: "Bash", input: { command: "make" } }]
  * ```
  */
 export function toolCalls(rows: readonly TranscriptRow[]): { name: unknown; input: Record<string, unknown> }[] {
@@ -446,7 +447,8 @@ export function parsePayload(ctx: string): PayloadItems {
  *
  * @example
  * ```ts
- * summaryOf([{ line: "", row: { subtype: "compact_boundary" } }, { line: "", row: { isCompactSummary: true, message: { content: "S" } } }], 0); // "S"
+ * const summaryRow = { isCompactSummary: true, message: { content: "S" } };
+ * summaryOf([{ line: "", row: { subtype: "compact_boundary" } }, { line: "", row: summaryRow }], 0); // "S"
  * ```
  */
 export function summaryOf(rows: readonly TranscriptRow[], cut: number): string {
@@ -466,8 +468,8 @@ export function summaryOf(rows: readonly TranscriptRow[], cut: number): string {
  *
  * @example
  * ```ts
- * appendedRows([{ line: "b\n", row: { subtype: "compact_boundary" } }, { line: "s\n", row: { isCompactSummary: true } }], 0)
- *   .map((r) => r.line); // ["s\n"]
+ * const boundary = { line: "b\n", row: { subtype: "compact_boundary" } };
+ * appendedRows([boundary, { line: "s\n", row: { isCompactSummary: true } }], 0).map((r) => r.line); // ["s\n"]
  * ```
  */
 export function appendedRows(rows: readonly TranscriptRow[], cut: number): TranscriptRow[] {
@@ -482,7 +484,8 @@ export function appendedRows(rows: readonly TranscriptRow[], cut: number): Trans
  *
  * @example
  * ```ts
- * firstPrompt([{ line: "", row: { subtype: "compact_boundary" } }, { line: "", row: { type: "user", message: { content: "go" } } }], 0); // "go"
+ * const prompt = { type: "user", message: { content: "go" } };
+ * firstPrompt([{ line: "", row: { subtype: "compact_boundary" } }, { line: "", row: prompt }], 0); // "go"
  * ```
  */
 export function firstPrompt(rows: readonly TranscriptRow[], cut: number): string | null {
@@ -572,8 +575,8 @@ export function wrongClass(w: string): string {
  *
  * @example
  * ```ts
- * newItems(parsePayload('<request>fix the parser</request><working-set><file path="/a/b.ts"/></working-set>'), "Next: fix the parser in b.ts");
- * // { items: 2, new: 0 }
+ * const it = parsePayload('<request>fix the parser</request><working-set><file path="/a/b.ts"/></working-set>');
+ * newItems(it, "Next: fix the parser in b.ts"); // { items: 2, new: 0 }
  * ```
  */
 export function newItems(it: PayloadItems, summary: string): { items: number; new: number } {
@@ -650,7 +653,8 @@ function holdsCommand(hay: string, key: string): boolean {
  * @example
  * ```ts
  * const rows = parseTranscript('{"type":"user","message":{"content":"add a flag"}}\n{"subtype":"compact_boundary"}\n');
- * scoreSession({ rows, cut: 1, ctx: '<request latest="true">add a flag</request>', summary: "" }).detail; // ["newest-msg yes"]
+ * const ctx = '<request latest="true">add a flag</request>';
+ * scoreSession({ rows, cut: 1, ctx, summary: "" }).detail; // ["newest-msg yes"]
  * ```
  */
 export function scoreSession(input: SessionInput, corrections: Corrections = {}): SessionScore {

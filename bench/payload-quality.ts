@@ -382,7 +382,8 @@ function report(
     "",
     "The shared definitions: wrong = items that are false or not what they claim; new = items the summary lacks; " +
     "needs = what the agent went on to need after the boundary (a re-run test or build command, a plan file, the " +
-    "newest typed or queued message), met from the summary or the payload (the totals line also counts those met by the summary alone).",
+    "newest typed or queued message), met from the summary or the payload (the totals line also counts those met " +
+    "by the summary alone).",
     "",
     "```text",
     ...results.map((r) => sessionLine(r.file, r.shared)),
@@ -411,8 +412,8 @@ function report(
     "",
     "What each correction changes against the shared scoring, alone and all together:",
     "",
-    "| correction | needs met | summary alone | needs | needs flipped | wrong items added / removed | sessions changed | " +
-    "needs looked up differently, same line |",
+    "| correction | needs met | summary alone | needs | needs flipped | wrong items added / removed | " +
+    "sessions changed | needs looked up differently, same line |",
     "|---|---:|---:|---:|---:|---:|---|---|",
     ...effects.map((e) =>
       `| ${e.name} | ${signed(e.have)} | ${signed(e.alone)} | ${signed(e.needs)} | ${e.flipped} | ` +

@@ -224,8 +224,8 @@ describe("wrong items", () => {
   });
 
   test("wrongItems() counts a task list with nothing open once", () => {
-    const ctx =
-      '<task id="1" status="completed"><subject>a</subject></task><task id="2" status="deleted"><subject>b</subject></task>';
+    const ctx = '<task id="1" status="completed"><subject>a</subject></task>' +
+      '<task id="2" status="deleted"><subject>b</subject></task>';
     assert.deepEqual(wrongItems(items(ctx), null), ["task list with nothing open"]);
   });
 
@@ -236,7 +236,8 @@ describe("wrong items", () => {
 
   test("wrongItems() counts requests the user did not type", () => {
     const ctx = "<request>Implement the following plan: # X</request>" +
-      "<request>&lt;command-name&gt;/x&lt;/command-name&gt;</request><request> /model opus</request><request>/review 1</request>";
+      "<request>&lt;command-name&gt;/x&lt;/command-name&gt;</request><request> /model opus</request>" +
+      "<request>/review 1</request>";
     assert.deepEqual(wrongItems(items(ctx), null).map(wrongClass), ["not typed", "not typed", "not typed"]);
   });
 

@@ -118,7 +118,7 @@ const RUNNER_VERBS: ReadonlySet<string> = new Set(["run", "run-script", "exec", 
  * Each simple command of the line (split on `&&`, `||`, `;`, `|` and newlines) is looked at after
  * its variable assignments and wrappers (`timeout 60`, `npx`, `uv run`, `env`): a checker by name
  * (`pytest`, `tsc`, `eslint`, …), a language tool's checking subcommand (`go test`, `cargo
- * clippy`), `python -m pytest`, or a task runner or package manager whose script or target is
+ * clippy`), `python -m pytest`, `node --test`, or a task runner or package manager whose script or target is
  * named like a check (`npm test`, `npm run typecheck`, `mise run lint`, `make` alone or `make
  * test`). Whatever else (`git commit -m "add tests"`, `cat test.log`) is not.
  *
@@ -204,6 +204,8 @@ function isCheckPart(words: string[]): boolean {
   if ((program === "python" || program === "python3") && args[0] === "-m") {
     return CHECKERS.has(args[1] ?? "") || args[1] === "unittest";
   }
+  // Node's own test runner.
+  if ((program === "node" || program === "nodejs") && args.includes("--test")) return true;
   const sub = SUBCOMMANDS[program] ?? SUBCOMMANDS[words[0]];
   if (sub !== undefined && args[0] !== undefined && sub.has(args[0])) return true;
   if (!RUNNERS.has(program) && !RUNNERS.has(words[0])) return false;

@@ -61,13 +61,14 @@ const EXIT_CODE = /^Exit code (\d{1,3})\b/;
 const REFUSED =
   /doesn't want to proceed|tool use was rejected|[Pp]ermission to use \S+ (?:has been )?denied|was blocked/;
 /**
- * Lines that say where a run failed, in the tools' own words: Go's `--- FAIL: TestX`, pytest's
- * `FAILED tests/x.py::test_y`, Jest's `✕`, `file:line:col: error …`, compiler error codes, panics,
+ * Lines that say where a run failed, in the tools' own words: Go's `--- FAIL: TestX`, TAP's
+ * `not ok 1 - name` (Node's test runner without a terminal), pytest's `FAILED tests/x.py::test_y`, Jest's `✕`, `file:line:col: error …`, compiler error codes, panics,
  * tracebacks, assertion errors, npm's `ERR!`.
  */
 const FAILURE_LINE = new RegExp(
   [
     String.raw`^\s*--- FAIL\b`,
+    String.raw`^\s*not ok \d+\b`,
     String.raw`\bFAILED\b`,
     String.raw`^\s*[✗✘✕×✖]\s`,
     String.raw`^\S+:\d+(?::\d+)?:?\s+(?:error|fatal|undefined|cannot|expected)`,

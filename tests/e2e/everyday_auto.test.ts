@@ -4,13 +4,14 @@
 // Claude Code writes that prompt to the transcript after PreCompact read it, so the snapshot
 // PreCompact saved is stale by one typed message: SessionStart(compact) brings it up to date
 // (reading only back to the snapshot, its working set kept) and the first request after the
-// compaction must carry <session-context> exactly once, with the task verbatim and that prompt as
-// the latest request.
+// compaction must carry <session-context> exactly once, with that prompt as the latest request. The
+// open task, which the compaction's summary does not carry, comes once with the next prompt (the
+// first that can read the summary).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { E2e, firstAfterCompaction, type LoggedRequest, ourElements, ROOT, scripted } from "./harness.ts";
+import { E2e, firstAfterCompaction, isTurnRequest, type LoggedRequest, ourElements, ROOT } from "./harness.ts";
 import { writeLatencyReport } from "./latency.ts";
 
 const TASK = "Fix rounding: sum integer cents in src/format.js";
@@ -21,6 +22,7 @@ describe("automatic compaction in an ordinary repository under the real Claude C
   let e: E2e;
   let compaction: LoggedRequest | null = null;
   let next: LoggedRequest | null = null;
+  let following: LoggedRequest | null = null;
   let log = "";
   let saved: { built_by?: string; user_requests?: { text: string }[] } | null = null;
 
@@ -30,7 +32,7 @@ describe("automatic compaction in an ordinary repository under the real Claude C
     const p = (rel: string) => join(repo, rel);
     const first = await e.claude(
       repo,
-      scripted("The totals are off by a cent sometimes. Find out why.", [
+      e.script("The totals are off by a cent sometimes. Find out why.", [
         { tool: "Read", input: { file_path: p("src/format.js") } },
         { tool: "TaskCreate", input: { subject: TASK, description: "Convert to cents first.", activeForm: "Fixing" } },
         { tool: "TaskUpdate", input: { taskId: "1", status: "in_progress" } },
@@ -48,18 +50,20 @@ describe("automatic compaction in an ordinary repository under the real Claude C
     );
     await e.claude(
       repo,
-      scripted("Check the parser too.", [
+      e.script("Check the parser too.", [
         { tool: "Read", input: { file_path: p("src/parse.js") } },
         { text: "The parser is fine.", usage: 172_000 },
       ]),
       { resume: first.sessionId, env: ENV },
     );
-    const run = await e.claude(repo, scripted(TRIGGER, [{ text: "Writing the test." }]), {
+    const run = await e.claude(repo, e.script(TRIGGER, [{ text: "Writing the test." }]), {
       resume: first.sessionId,
       env: ENV,
     });
     compaction = run.requests.find((r) => r.kind === "compact-summary") ?? null;
     next = firstAfterCompaction(run.requests);
+    const go = await e.claude(repo, e.script("Go on.", [{ text: "Going on." }]), { resume: first.sessionId, env: ENV });
+    following = go.requests.find(isTurnRequest) ?? null;
     const path = join(e.state, "debug.log");
     log = existsSync(path) ? readFileSync(path, "utf8") : "";
     const snapshotPath = join(e.state, "sessions", `${first.sessionId}.snapshot.json`);
@@ -77,17 +81,22 @@ describe("automatic compaction in an ordinary repository under the real Claude C
     assert.ok(next, e.explain("a request after the compaction", null));
   });
 
-  test("the first request after it carries <session-context> once, with the task and the prompt that set it off", () => {
+  test("the first request after it carries <session-context> once, with the prompt that set it off", () => {
     const elements = ourElements(next!).filter((x) => x.startsWith("<session-context"));
     assert.equal(elements.length, 1, e.explain("one session-context", next, "session-context"));
     const ctx = elements[0];
-    assert.ok(ctx.includes(TASK), e.explain("the task verbatim", next, "session-context"));
-    assert.match(ctx, /in[_ ]progress/, e.explain("the task's status", next, "session-context"));
     assert.ok(
       ctx.includes(`<request latest="true">${TRIGGER}`),
       e.explain("the prompt that set off the compaction, as the latest request", next, "session-context"),
     );
-    assert.ok(ctx.includes("src/format.js"), e.explain("the edited file", next, "session-context"));
+  });
+
+  test("the next prompt adds the open task the summary does not carry, once", () => {
+    assert.ok(following, e.explain("the next prompt's request", null));
+    const gaps = ourElements(following!).filter((x) => x.includes('part="after-summary"'));
+    assert.equal(gaps.length, 1, e.explain("one follow-up", following, 'part="after-summary"'));
+    assert.ok(gaps[0].includes(TASK), e.explain("the task verbatim", following, "after-summary"));
+    assert.match(gaps[0], /in[_ ]progress/, e.explain("the task's status", following, "after-summary"));
   });
 
   test("SessionStart brought PreCompact's snapshot up to date without ranking the files again", () => {

@@ -5,7 +5,8 @@
 // `source: "clear"`) and rehydrate must not carry A over, so the first request after /clear holds
 // no <session-context> and nothing of A's task. B then does its own work (its own task, an edit of
 // test/format.test.js) and `/compact`s: the first request after it carries B's <session-context>
-// exactly once, with B's task and not A's. A small capture hook beside ours records every hook
+// exactly once, with B's request, and the follow-up with B's task (which the summary does not
+// carry), and nothing of A's. A small capture hook beside ours records every hook
 // input Claude Code sends, so the test asserts the client's behaviour too (source, session ids).
 // Interactive mode also keeps the background Stop hook alive (print mode ends one still running
 // when the session ends, which can be before it starts its work): B's checkpoint after its turn is
@@ -25,7 +26,6 @@ import {
   ourElements,
   requestText,
   ROOT,
-  scripted,
   tmuxAvailable,
 } from "./harness.ts";
 import { writeLatencyReport } from "./latency.ts";
@@ -95,7 +95,7 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
 
     await e.tmuxStart(repo);
     // Session A: the everyday work, a task and an edit.
-    e.tmuxType(scripted(OLD_REQUEST, [
+    e.tmuxType(e.script(OLD_REQUEST, [
       { tool: "Read", input: { file_path: p("src/format.js") } },
       { tool: "TaskCreate", input: { subject: OLD_TASK, description: OLD_DESCRIPTION, activeForm: "Fixing rounding" } },
       { tool: "TaskUpdate", input: { taskId: "1", status: "in_progress" } },
@@ -111,7 +111,7 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
       { text: "format.js now sums integer cents." },
     ]));
     await e.waitFor(() => stops() >= 1, "session A's first turn", 60_000);
-    e.tmuxType(scripted(OLD_LATEST, [{ text: "I'll add the test next." }]));
+    e.tmuxType(e.script(OLD_LATEST, [{ text: "I'll add the test next." }]));
     await e.waitFor(() => stops() >= 2, "session A's second turn", 60_000);
 
     // The clean slate.
@@ -122,12 +122,12 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
     let before = e.requests().length;
     // /clear redraws the screen and keys typed meanwhile are lost: type until the text shows.
     await e.tmuxSettle("a settled screen after /clear");
-    await e.tmuxTypeSeen(scripted(`What next? ${marker}`, [{ text: "Let's see." }]), marker);
+    await e.tmuxTypeSeen(e.script(`What next? ${marker}`, [{ text: "Let's see." }]), marker);
     await e.waitFor(() => stops() >= 3, "the turn after /clear", 60_000);
     cleared = e.requests().slice(before).filter(isTurnRequest);
 
     // Session B: its own work, then a compaction.
-    e.tmuxType(scripted(NEW_REQUEST, [
+    e.tmuxType(e.script(NEW_REQUEST, [
       { tool: "Read", input: { file_path: p("test/format.test.js") } },
       {
         tool: "TaskCreate",
@@ -163,7 +163,7 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
     compactedB = saved(sessionB, "snapshot");
     const carryOn = `Carry on. [${nonce()}]`;
     await e.tmuxSettle("a settled screen after /compact");
-    await e.tmuxTypeSeen(scripted(carryOn, [{ text: "Carrying on." }]), carryOn);
+    await e.tmuxTypeSeen(e.script(carryOn, [{ text: "Carrying on." }]), carryOn);
     await e.waitFor(() => stops() >= 5, "the turn after /compact", 60_000);
     const since = e.requests().slice(before);
     compactRequest = since.find((r) => r.kind === "compact-summary") ?? null;
@@ -215,32 +215,37 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
     assert.equal(compactedB?.transcript?.continues, checkpointB?.created_at, "read back only to it");
   });
 
-  test("the compaction in session B asks to keep B's task, not A's", () => {
+  test("the compaction in session B asks to keep B's edited file and open tasks, nothing of A's", () => {
     assert.ok(compactRequest, e.explain("the compaction request", null));
     const text = requestText(compactRequest);
-    const head = "rehydrate: when you summarize this conversation";
+    const head = "rehydrate, to the summarizer of this conversation";
     const at = text.indexOf(head);
     assert.ok(at >= 0, e.explain("our summarizer instructions", compactRequest, "detailed summary"));
     const ours = text.slice(at, at + 1600);
-    assert.ok(ours.includes(NEW_TASK), e.explain("B's task in the instructions", compactRequest, head));
-    assert.ok(!ours.includes(OLD_TASK), e.explain("not A's task", compactRequest, head));
+    assert.ok(ours.includes('"test/format.test.js"'), e.explain("B's edited file", compactRequest, head));
+    assert.ok(ours.includes("The open tasks"), e.explain("B's open tasks asked for", compactRequest, head));
+    assert.ok(!ours.includes("src/format.js"), e.explain("not A's edited file", compactRequest, head));
     assert.ok(!text.includes(OLD_TASK), e.explain("A's task nowhere", compactRequest, OLD_TASK));
   });
 
-  test("the first request after /compact in session B carries B's <session-context> once, without A's task", () => {
+  test("the first request after /compact in session B carries B's <session-context> once, and B's task, without A's", () => {
     assert.ok(afterCompact, e.explain("a request after the compaction", null));
     const text = requestText(afterCompact);
-    assert.equal(count(text, "<session-context"), 1, e.explain("one session-context", afterCompact, "session-context"));
-    const ctx = ourElements(afterCompact).find((x) => x.startsWith("<session-context"))!;
-    assert.ok(ctx.includes(NEW_TASK), e.explain("B's task", afterCompact, "session-context"));
-    assert.ok(ctx.includes(NEW_REQUEST), e.explain("B's request", afterCompact, "session-context"));
-    assert.ok(ctx.includes("test/format.test.js"), e.explain("B's edited file", afterCompact, "session-context"));
+    const ours = ourElements(afterCompact).filter((x) => x.startsWith("<session-context"));
+    const start = ours.filter((x) => !x.includes('part="after-summary"'));
+    const gaps = ours.filter((x) => x.includes('part="after-summary"'));
+    assert.equal(start.length, 1, e.explain("one session-context", afterCompact, "session-context"));
+    assert.ok(start[0].includes(NEW_REQUEST), e.explain("B's request", afterCompact, "session-context"));
+    assert.equal(gaps.length, 1, e.explain("one follow-up", afterCompact, 'part="after-summary"'));
+    assert.ok(gaps[0].includes(NEW_TASK), e.explain("B's task", afterCompact, "after-summary"));
     for (const old of [OLD_TASK, OLD_DESCRIPTION, OLD_REQUEST, OLD_LATEST]) {
-      assert.ok(!ctx.includes(old), e.explain(`nothing of session A: ${JSON.stringify(old)}`, afterCompact, old));
+      for (const ctx of ours) {
+        assert.ok(!ctx.includes(old), e.explain(`nothing of session A: ${JSON.stringify(old)}`, afterCompact, old));
+      }
       assert.ok(!text.includes(old), e.explain(`A nowhere in the request: ${JSON.stringify(old)}`, afterCompact, old));
     }
     assert.ok(
-      !/<file path="src\/format\.js"/.test(ctx),
+      !ours.some((ctx) => /<file path="src\/format\.js"/.test(ctx)),
       e.explain("A's edit of src/format.js is not B's", afterCompact, "edited-files"),
     );
   });

@@ -489,16 +489,33 @@ export class E2e {
     if (rows.length > 0) appendFileSync(latencyLogPath(), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
   }
 
+  /**
+   * A prompt naming a mock script kept beside the request log (`[mock:<id>]`, see mock_api.ts):
+   * the prompt is the user's words and the id, so a summary quoting it holds none of the script's
+   * tool inputs (a task's subject, a file's contents).
+   */
+  script(text: string, steps: unknown[]): string {
+    const id = nonce();
+    const dir = join(this.dir, "mock-scripts");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${id}.json`), JSON.stringify(steps));
+    return `${text} [mock:${id}]`;
+  }
+
   // ---- interactive mode (tmux) ----
 
   private tmuxSocket: string | null = null;
 
-  /** Starts `claude` interactively in a detached tmux session; resolves once it shows its prompt. */
-  async tmuxStart(project: string, options: { env?: Record<string, string> } = {}): Promise<void> {
+  /**
+   * Starts `claude` interactively in a detached tmux session (with `options.args` after it);
+   * resolves once it shows its prompt.
+   */
+  async tmuxStart(project: string, options: { env?: Record<string, string>; args?: string[] } = {}): Promise<void> {
     this.tmuxSocket = `rehydrate-e2e-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
     const env = this.env(options.env);
     const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(" ");
-    const command = `cd ${shellQuote(project)} && exec env -i ${assignments} ${shellQuote(this.client)}`;
+    const extra = (options.args ?? []).map(shellQuote).join(" ");
+    const command = `cd ${shellQuote(project)} && exec env -i ${assignments} ${shellQuote(this.client)} ${extra}`;
     const [cmd, args] = this.wrap([
       "tmux",
       "-L",

@@ -22,10 +22,17 @@
  *   it is skipped (Claude Code compacts and retries)
  * - any step may add `"usage": N`: the reply reports a context of N tokens (mostly cache reads)
  *
+ * A prompt may instead name a script kept beside the log, `[mock:<id>]` for
+ * `<log dir>/mock-scripts/<id>.json` (E2e.script()): the prompt then reads as the user's words
+ * alone, and the compaction summary, which quotes them, does not hold the script's tool inputs.
+ *
  * A request whose last user message asks to "create a detailed summary of the conversation" is
- * Claude Code's compaction: the reply is a summary text holding `MOCK SUMMARY MARKER`.
+ * Claude Code's compaction: the reply is a summary text holding `MOCK SUMMARY MARKER` that quotes
+ * every message the user typed (as Claude Code's own summaries do) and names no file, task or
+ * command.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
 /** One reply step of a scripted prompt. */
@@ -60,6 +67,10 @@ export const SUMMARY_MARKER = "MOCK SUMMARY MARKER";
 const COMPACT_PROMPT = "create a detailed summary of the conversation";
 const SCRIPT_OPEN = "<mock>";
 const SCRIPT_CLOSE = "</mock>";
+/** A script kept out of the prompt: `[mock:<id>]` names `<log dir>/mock-scripts/<id>.json`. */
+const SCRIPT_REF = /\[mock:([a-z0-9]{4,16})\]/;
+/** Where referenced scripts live (set by startMockApi from the log file's folder). */
+let scriptsDir: string | undefined;
 
 type Block = { type?: string; text?: string; content?: unknown };
 type Message = { role?: string; content?: string | Block[] };
@@ -76,6 +87,13 @@ function findScript(messages: Message[]): { index: number; key: string; steps: M
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i].role !== "user") continue;
     for (const text of textBlocks(messages[i])) {
+      const ref = SCRIPT_REF.exec(text);
+      if (ref !== null && scriptsDir !== undefined) {
+        try {
+          const steps = JSON.parse(readFileSync(join(scriptsDir, `${ref[1]}.json`), "utf8"));
+          if (Array.isArray(steps)) return { index: i, key: text, steps };
+        } catch { /* no such script: keep looking */ }
+      }
       const start = text.lastIndexOf(SCRIPT_OPEN);
       if (start < 0) continue;
       const end = text.indexOf(SCRIPT_CLOSE, start);
@@ -119,10 +137,15 @@ export function decideReply(body: { messages?: Message[]; output_config?: unknow
   let last: Message | undefined;
   for (let i = messages.length - 1; i >= 0 && !last; i--) if (messages[i].role === "user") last = messages[i];
   if (last && textBlocks(last).some((t) => t.includes(COMPACT_PROMPT))) {
+    // Like Claude Code's own summaries, it quotes every message the user typed; unlike them it
+    // names no file, no task and no command, so what rehydrate adds after it can be told apart.
+    const typed = messages.filter((m) => m !== last && m.role === "user").flatMap(textBlocks)
+      .filter((t) => t.trim() !== "" && !t.trimStart().startsWith("<") && !t.includes(COMPACT_PROMPT));
+    const quoted = typed.length === 0 ? " none" : "\n" + typed.map((t) => `   - "${t.trim()}"`).join("\n");
     const text = `<analysis>Mock analysis of the conversation.</analysis>\n<summary>\n1. Primary Request and Intent: ` +
       `The user works in a project workspace (${SUMMARY_MARKER}).\n2. Key Technical Concepts: hooks, compaction.\n` +
       `3. Files and Code Sections: see the transcript.\n4. Errors and fixes: none.\n5. Problem Solving: n/a.\n` +
-      `6. All user messages: see transcript.\n7. Pending Tasks: continue the current task.\n8. Current Work: ` +
+      `6. All user messages:${quoted}\n7. Pending Tasks: continue the current task.\n8. Current Work: ` +
       `the current task.\n9. Optional Next Step: continue.\n</summary>`;
     return {
       kind: "compact-summary",
@@ -255,6 +278,7 @@ function sse(res: ServerResponse, model: string, reply: MockReply): void {
 /** Starts the mock on 127.0.0.1; resolves with the port once it listens. */
 export function startMockApi(options: { logFile: string; port?: number }): Promise<{ port: number; close(): void }> {
   let n = 0;
+  scriptsDir = join(dirname(options.logFile), "mock-scripts");
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));

@@ -28,6 +28,7 @@ describe("isCheckCommand()", () => {
         "deno check lib/",
         "tsc --noEmit",
         "ruff check .",
+        "node --test test/",
       ]
     ) assert.equal(isCheckCommand(c), true, c);
   });
@@ -105,6 +106,17 @@ describe("commandTracker()", () => {
       ["git rebase main", 1, "error: could not apply 1a2b3c", true],
       ["npm test", 0, undefined, undefined],
     ]);
+  });
+
+  test("commandTracker() takes a TAP failure line from Node's test runner without a terminal", () => {
+    const t = commandTracker();
+    t.add({ input: { command: "npm test" } }, {
+      id: "n",
+      isError: true,
+      content:
+        "Exit code 1\n\n> shop@ test\n> node --test test/\n\nTAP version 13\n# Subtest: adds\nnot ok 1 - adds\n  ---\n# fail 1",
+    }, callRow("n", "Bash", {}));
+    assert.equal(t.result()[0].failure, "not ok 1 - adds");
   });
 
   test("commandTracker() reports failures a pipe hid from the exit status", () => {

@@ -82,6 +82,21 @@ function sandbox(sample: string, sessionId: string): Sandbox {
   return { dir, project, transcript, env, base: { session_id: sessionId, transcript_path: transcript, cwd: project } };
 }
 
+/**
+ * The summary the demo's compaction writes: like Claude Code's own, it covers the request and the
+ * file, and like them it paraphrases what it does not quote.
+ */
+const DEMO_SUMMARY = [
+  "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.",
+  "",
+  "Summary:",
+  "1. Primary Request and Intent: the user reported totals that are off by a cent and asked for a regression test.",
+  "2. Files and Code Sections: src/format.js (formatTotal now sums cents), test/format.test.js.",
+  "3. All user messages: a report of totals off by a cent; a request for a regression test for 0.1 + 0.2.",
+  "4. Pending Tasks: finish the fix in format.js; add the regression test.",
+  "5. Current Work: dividing the sum back to euros.",
+].join("\n");
+
 function appendCompaction(path: string, session: string): void {
   const now = new Date().toISOString();
   const boundary = {
@@ -107,8 +122,7 @@ function appendCompaction(path: string, session: string): void {
     uuid: "demo-summary",
     message: {
       role: "user",
-      content:
-        "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n...",
+      content: DEMO_SUMMARY,
     },
   };
   appendFileSync(path, JSON.stringify(boundary) + "\n" + JSON.stringify(summary) + "\n");
@@ -232,7 +246,7 @@ function everydayScenario(): void {
       "and leaves to the summary's wording",
       `the open task "${EVERYDAY_TASK}" and its status,\n` +
         `the user's latest request "${EVERYDAY_REQUEST}",\n` +
-        "which files were edited (src/format.js)",
+        'the test command and how it failed ("npm test": not ok 1 - formatTotal adds the prices)',
     );
     console.log(
       "\n── With rehydrate: the everyday layer, on in every repository (this copy turns on reread.enforce)\n",
@@ -255,15 +269,25 @@ function everydayScenario(): void {
           ),
       },
       {
-        title: "SessionStart(compact): the session comes back as one <session-context>",
+        title:
+          "SessionStart(compact): what summaries lose comes back as one <session-context> (the latest request, the failing test)",
         hook: "session-start",
         input: { ...box.base, hook_event_name: "SessionStart", source: "compact", model: "claude-opus-4-8" },
       },
       {
-        title: "UserPromptSubmit: already delivered, so nothing is injected twice",
+        title:
+          "UserPromptSubmit: the summary is written now; what it left out comes once (a task it paraphrased, a request it did not quote)",
         hook: "user-prompt-submit",
         input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "carry on" },
-        before: () => appendCompaction(box.transcript, box.base.session_id),
+        before: () => {
+          appendCompaction(box.transcript, box.base.session_id);
+          show("the compaction's summary (the demo's stand-in for Claude Code's)", DEMO_SUMMARY, 1200);
+        },
+      },
+      {
+        title: "UserPromptSubmit: both parts delivered, so nothing is injected twice",
+        hook: "user-prompt-submit",
+        input: { ...box.base, hook_event_name: "UserPromptSubmit", prompt: "and the test?" },
       },
       {
         title: "PreToolUse: the first tool call is denied once (reread.enforce: true), naming the edited file",

@@ -70,13 +70,21 @@ function transcriptRows(options: DemoTranscriptOptions) {
     }
   };
   let tool = 0;
-  const call = (name: string, input: Record<string, unknown>, result: string, toolUseResult?: unknown) => {
+  const call = (
+    name: string,
+    input: Record<string, unknown>,
+    result: string,
+    toolUseResult?: unknown,
+    options: { error?: boolean } = {},
+  ) => {
     const id = `toolu_demo_${(++tool).toString().padStart(3, "0")}`;
     assistant([{ type: "tool_use", id, name, input }]);
+    const block: Record<string, unknown> = { tool_use_id: id, type: "tool_result", content: result };
+    if (options.error) block.is_error = true;
     rows.push({
       ...envelope("user"),
-      message: { role: "user", content: [{ tool_use_id: id, type: "tool_result", content: result }] },
-      toolUseResult: toolUseResult ?? { stdout: result },
+      message: { role: "user", content: [block] },
+      toolUseResult: toolUseResult ?? (options.error ? `Error: ${result}` : { stdout: result }),
     });
   };
   const write = (path: string) => writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
@@ -221,6 +229,15 @@ export function writeEverydayTranscript(path: string, options: DemoTranscriptOpt
     "Bash",
     { command: "grep -rn formatTotal src test", description: "Find the callers" },
     'src/format.js:2:export function formatTotal(prices) {\ntest/format.test.js:3:import { formatTotal } from "../src/format.js";',
+  );
+  call(
+    "Bash",
+    { command: "npm test", description: "Run the tests" },
+    "Exit code 1\n\n> shop-totals test\n> node --test test/\n\nTAP version 13\n# Subtest: formatTotal adds the prices\n" +
+      "not ok 1 - formatTotal adds the prices\n  ---\n  error: |-\n    Expected values to be strictly equal:\n" +
+      "    '€300' !== '€3'\n  ...\n# tests 1\n# pass 0\n# fail 1",
+    undefined,
+    { error: true },
   );
   assistant([{ type: "text", text: "format.js now sums integer cents; the division back to euros is next." }]);
   user(EVERYDAY_REQUEST);

@@ -325,7 +325,7 @@ function whatTheAgentGets(workflows: Workflow[], sessionLayer: boolean): string 
       workflows.join(", ") || "none"
     }; rehydrate status shows it\n`;
   }
-  return `After each compaction the agent gets its open tasks, your latest requests and the files it edited (<session-context>)${
+  return `After each compaction the agent gets what the summary lacks: your latest request, the last test commands and how they ended, then the open tasks and files the summary left out (<session-context>)${
     extra.length ? `, plus ${extra.join(", ")}` : ""
   }; workflows: ${workflows.join(", ") || "none (the everyday layer only)"}; rehydrate status shows it\n`;
 }

@@ -67,9 +67,14 @@ export interface StatusReport {
     maxChars: number;
     /** True when built now from the transcript; false when PreCompact's saved snapshot is current. */
     rebuilt: boolean;
+    /** What the first prompt after it may add, when the summary lacks them. */
     openTasks: number;
     userRequests: number;
     editedFiles: number;
+    /** The build, test and lint commands in the element. */
+    commands: number;
+    /** The plan file it points at, or null. */
+    planFile: string | null;
   } | null;
   /**
    * Folders and files of the project that resolve outside it (a symbolic link on the way), as the
@@ -228,6 +233,8 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
       openTasks: snap.tasks.filter(isOpenTask).length,
       userRequests: snap.user_requests.length,
       editedFiles: snap.edited_files_total,
+      commands: snap.commands?.length ?? 0,
+      planFile: snap.plan_file ?? null,
     };
   }
 
@@ -286,12 +293,14 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   } else if (n) {
     io.out(
       n.element
-        ? `After the next compaction: <session-context> of ${n.element.length} characters (${
-          count(n.openTasks, "open task")
-        }, ${count(n.userRequests, "request")}, ${count(n.editedFiles, "edited file")}; ${
+        ? `After the next compaction: <session-context> of ${n.element.length} characters (the latest request, ${
+          count(n.commands, "command")
+        }${n.planFile ? ", the plan file" : ""}; ${
           n.rebuilt ? "built now from the transcript" : "from PreCompact's snapshot"
-        })${opts.flags.has("--verbose") ? ":" : "; --verbose prints it"}\n`
-        : "After the next compaction: no <session-context>, the session holds no task, request or file yet\n",
+        }), then at the first prompt what the summary lacks of ${count(n.openTasks, "open task")}, ${
+          count(Math.max(0, n.userRequests - 1), "earlier request")
+        } and ${count(n.editedFiles, "edited file")}${opts.flags.has("--verbose") ? ":" : "; --verbose prints it"}\n`
+        : "After the next compaction: no <session-context>, the session holds no request or command yet\n",
     );
     if (n.element && opts.flags.has("--verbose")) io.out(n.element + "\n");
   }

@@ -496,7 +496,7 @@ describe("cliInstall() and cliUninstall()", () => {
     assert.match(c.out(), /Workflows: orchestration \(1 run\(s\), e\.g\. projects\/PROJ-001\/ORCHESTRATION\.yaml\)/);
     assert.match(
       c.out(),
-      /^After each compaction the agent gets its open tasks, your latest requests and the files it edited \(<session-context>\), plus the orchestration run's compaction alert; workflows: orchestration; rehydrate status shows it$/m,
+      /^After each compaction the agent gets what the summary lacks: your latest request, the last test commands and how they ended, then the open tasks and files the summary left out \(<session-context>\), plus the orchestration run.s compaction alert; workflows: orchestration; rehydrate status shows it$/m,
     );
     const file = join(s.project, ".claude", "settings.local.json");
     const first = readFileSync(file, "utf8");

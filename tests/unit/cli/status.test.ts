@@ -161,12 +161,15 @@ describe("cliStatus()", () => {
     assert.equal(next.rebuilt, true);
     assert.equal(next.maxChars, 9500);
     assert.ok(next.openTasks > 0 && next.userRequests > 0 && next.editedFiles > 0);
+    assert.equal(next.commands, 1);
+    assert.equal(next.planFile, null);
     assert.ok(next.element.length <= next.maxChars);
 
     const text = status(s, []).out;
     const line = new RegExp(
-      `^After the next compaction: <session-context> of ${next.element.length} characters \\(${next.openTasks} open tasks?, ` +
-        `${next.userRequests} requests?, ${next.editedFiles} edited files?; built now from the transcript\\)`,
+      `^After the next compaction: <session-context> of ${next.element.length} characters \\(the latest request, ` +
+        `1 command; built now from the transcript\\), then at the first prompt what the summary lacks of ` +
+        `${next.openTasks} open tasks?, ${next.userRequests - 1} earlier requests? and ${next.editedFiles} edited files?`,
       "m",
     );
     assert.match(text, line);
@@ -175,7 +178,7 @@ describe("cliStatus()", () => {
     const verbose = status(s, ["--verbose"]).out;
     // Built now each time: only its saved-at differs from the --json run's.
     const strip = (t: string) => t.replace(/saved-at="[^"]*"/, "");
-    assert.ok(strip(verbose).includes(`; built now from the transcript):\n${strip(next.element)}\n`));
+    assert.ok(strip(verbose).includes(` edited files:\n${strip(next.element)}\n`), verbose);
     assert.equal(
       existsSync(s.state) ? readdirSync(s.state, { recursive: true }).length : 0,
       0,

@@ -205,8 +205,8 @@ function prompt(w: ReturnType<typeof plainRepo>, session: string): string {
 describe("the everyday state files", () => {
   test("rehydrate validate tells fill/<session>.json and quiet/<session>.json as the hook writes them", () => {
     const w = plainRepo();
-    transcript(w.transcript, 120_000);
-    assert.match(prompt(w, "sess-a"), /<context-fill percent="60"/);
+    transcript(w.transcript, 120_000); // 71 % of the 167,000 tokens at which a 200k window compacts
+    assert.match(prompt(w, "sess-a"), /<context-fill percent="71"/);
     // Everything as if written a minute ago: the memo trusts no file changed in the last seconds.
     backdate(w.base, new Date(Date.now() - 60_000));
     prompt(w, "sess-a");

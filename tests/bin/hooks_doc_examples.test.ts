@@ -51,10 +51,14 @@ function sandbox(sample: string): { project: string; transcript: string; env: Re
   if (sample === "workspace") {
     writeDemoTranscript(transcript, { projectDir: project, sessionId: "8f14e45f-ea4b-4b1c-9d5e-0c1a2b3c4d5e" });
   } else {
+    // A model with a 200,000-token window (claude-opus-4-8 and later have 1M of their own): the
+    // orchestration sample at 171,000 tokens (85.5 %, the monitor's CRITICAL), the everyday one at
+    // 140,000, 83 % of the way to 167,000, where Claude Code compacts that window.
+    const tokens = sample === "everyday" ? 140_000 : 171_000;
     const usage = {
       input_tokens: 8,
       cache_creation_input_tokens: 1_992,
-      cache_read_input_tokens: 169_000,
+      cache_read_input_tokens: tokens - 2_000,
       output_tokens: 300,
     };
     writeFileSync(
@@ -63,7 +67,7 @@ function sandbox(sample: string): { project: string; transcript: string; env: Re
         type: "assistant",
         isSidechain: false,
         uuid: "a1",
-        message: { id: "msg_1", model: "claude-opus-4-8", role: "assistant", content: [], usage },
+        message: { id: "msg_1", model: "claude-opus-4-6", role: "assistant", content: [], usage },
       }) + "\n",
     );
   }

@@ -2,7 +2,10 @@
 // repository's own test output, say) put `~/.npmrc` on the "re-read these project files" list of
 // the PreToolUse deny, in the summarizer's instructions and in <working-set>. Replayed as Claude
 // Code runs the hooks with `reread.enforce: true`: PreCompact, then the first tool call after it,
-// then SessionStart(compact); none may name `.npmrc`.
+// then SessionStart(compact); no file list or pointer in them may name `.npmrc`. The one place
+// the name may appear is the test run's own output line, quoted word for word as how `npm test`
+// ended (the summarizer's list of commands, <command failure="…">): the model saw that line, and
+// it is shown as the command's outcome, not as a file to read.
 //
 // MENTIONS_OUTSIDE_DIST=<dir> runs the same tests against other binaries (how they were shown to
 // fail on the code before the rule: SECURITY.md, "Nothing outside the project").
@@ -19,6 +22,8 @@ const exe = (name: string): string => (DIST ? join(DIST, name + EXE) : bin(name)
 const posix = process.platform !== "win32";
 
 const SESSION = "5e5510a0-6b7c-4d8e-9f01-2a3b4c5d6e7f";
+/** The test run's output, which names `../.npmrc`. */
+const FAILURE = "npm ERR! 401 Unauthorized: see ../.npmrc for the registry token";
 const SCRATCH = mkdtempSync(join(tmpdir(), "rehydrate-mentions-"));
 after(() => rmSync(SCRATCH, { recursive: true, force: true }));
 
@@ -75,7 +80,7 @@ function world(layout: "projects" | "plain"): World {
     use("t2", "Edit", { file_path: edited, old_string: "1", new_string: "2" }),
     result("t2", "The file has been updated."),
     use("t3", "Bash", { command: "npm test" }),
-    result("t3", "npm ERR! 401 Unauthorized: see ../.npmrc for the registry token\n"),
+    result("t3", `${FAILURE}\n`),
     row("assistant", [{ type: "text", text: "The tests need the token in ../.npmrc; I will check it next." }]),
   ];
   const transcript = join(base, `${SESSION}.jsonl`);
@@ -128,13 +133,23 @@ describe("a path only named in the transcript is never a project file (issue #22
       assert.match(deny, /"permissionDecision":\s*"deny"/, deny);
       assert.match(deny, layout === "projects" ? /pricing-table\.tsx/ : /app\.ts/, deny);
       assert.ok(preCompact.trim() !== "", "PreCompact prints summarizer instructions");
-      const outputs = { PreCompact: preCompact, PreToolUse: deny, SessionStart: sessionStart };
+      // The test run's output line may stand once, as the outcome of the command that printed it.
+      const asRun = `"npm test" (exit 0: ${JSON.stringify(FAILURE)})`;
+      const asElement = `<command exit=\\"0\\" failure=\\"${FAILURE}\\">npm test</command>`;
+      const outputs = {
+        PreCompact: preCompact.replace(asRun, ""),
+        PreToolUse: deny,
+        SessionStart: sessionStart.replace(asElement, ""),
+      };
       const naming = Object.entries(outputs).filter(([, out]) => out.includes(".npmrc")).map(([name]) => name);
       assert.deepEqual(
         naming,
         [],
         `outputs that name .npmrc:\n${naming.map((k) => outputs[k as keyof typeof outputs]).join("\n")}`,
       );
+      // And it does: the commands are quoted with how they ended, the line word for word.
+      assert.ok(preCompact.includes(asRun), `PreCompact quotes the run: ${preCompact}`);
+      assert.ok(sessionStart.includes(asElement), `SessionStart quotes the run: ${sessionStart}`);
     });
   }
 });

@@ -20,6 +20,7 @@ import { join, relative } from "node:path";
 import { handleHook } from "../../../lib/hook/handle_hook.ts";
 import { userPromptSubmitHook } from "../../../lib/events/user_prompt_submit.ts";
 import { preCompactHook } from "../../../lib/events/pre_compact_hook.ts";
+import { sessionStartHook } from "../../../lib/events/session_start.ts";
 import { quietPrompt } from "../../../lib/events/quiet_prompt.ts";
 import { writeQuietMemo } from "../../../lib/events/quiet_prompt_memo.ts";
 import { orchestrationPromptContext, type QuietFacts } from "../../../lib/orchestration/monitor.ts";
@@ -359,6 +360,61 @@ test("quietPrompt() keeps the everyday fill warning's once per crossing in an or
   await prompt(w);
   assert.equal(JSON.parse(readFileSync(w.memo, "utf8")).fill_warning, null);
   assert.deepEqual(await prompt(w), { out: "", fast: true });
+});
+
+test("after SessionStart's delivery the first prompt runs the full hook for the follow-up; later ones may take the fast path", async () => {
+  const w = world();
+  rmSync(join(w.ws, "projects"), { recursive: true });
+  const row = (uuid: string, fields: Record<string, unknown>) =>
+    appendFileSync(w.transcript, JSON.stringify({ uuid, parentUuid: null, isSidechain: false, ...fields }) + "\n");
+  row("u1", { type: "user", message: { role: "user", content: "please don't amend commits" } });
+  row("u2", { type: "user", message: { role: "user", content: "now run the whole suite" } });
+  grow(w, 40_000);
+  assert.equal((await prompt(w)).fast, false);
+  age(w);
+  await prompt(w); // leaves the memo
+  assert.deepEqual(await prompt(w), { out: "", fast: true });
+  // The compaction: PreCompact's record, the client's boundary and summary (which quotes neither
+  // request), and SessionStart's delivery (its claim).
+  await compaction(w);
+  row("b1", { type: "system", subtype: "compact_boundary", content: "Conversation compacted" });
+  row("s1", {
+    type: "user",
+    isCompactSummary: true,
+    message: { role: "user", content: "This session is being continued from a previous conversation. Tests." },
+  });
+  const start = await handleHook(
+    "SessionStart",
+    sessionStartHook,
+    JSON.stringify({
+      session_id: "sess-1",
+      transcript_path: w.transcript,
+      cwd: w.ws,
+      hook_event_name: "SessionStart",
+      source: "compact",
+    }),
+    { env: { ...w.env }, homeDir: w.home, now: new Date() },
+  );
+  assert.match(start.stdout, /<session-context /);
+  assert.ok(readdirSync(join(w.home, "state", "compactions")).some((f) => f.endsWith(".delivered")));
+  // Every file a minute old, so that only what the memo depends on can stop the fast path.
+  age(w);
+  const first = await prompt(w);
+  assert.equal(first.fast, false);
+  assert.match(first.out, /<session-context source=\\"rehydrate\\" part=\\"after-summary\\"/);
+  assert.match(first.out, /please don't amend commits/);
+  // Once: the full hook says nothing more, and the memo holds again once the claims are not new.
+  assert.deepEqual(await prompt(w), { out: "", fast: false });
+  age(w);
+  assert.deepEqual(await prompt(w), { out: "", fast: false }); // leaves the memo
+  assert.deepEqual(await prompt(w), { out: "", fast: true });
+  // The follow-up claim gone, the record kept: the full hook would follow up again, and the memo,
+  // which names the compactions folder, sees it.
+  const compactions = join(w.home, "state", "compactions");
+  for (const f of readdirSync(compactions)) if (f.endsWith(".followup")) rmSync(join(compactions, f));
+  const again = await prompt(w);
+  assert.equal(again.fast, false);
+  assert.match(again.out, /part=\\"after-summary\\"/);
 });
 
 test("quietPrompt() agrees with the full hook over random sequences of prompts and changes", async () => {

@@ -2,7 +2,7 @@
 // session starts on a 1M-token model (`ANTHROPIC_MODEL=claude-opus-4-6[1m]`), its context holds
 // 150,000 tokens, which is 15 % of that window and draws no fill warning; after
 // `/model claude-sonnet-4-6` (a 200,000-token window) the next prompt must carry
-// <context-fill percent="75">. Without the PostModelSwitch hook the session record keeps the 1M
+// <context-fill percent="89"> (150,000 of the 167,000 at which it compacts). Without the PostModelSwitch hook the session record keeps the 1M
 // model and the warning never comes. Skipped, saying so, where tmux cannot run.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -79,7 +79,7 @@ describe("a model switch mid-session under the real Claude Code client (tmux)", 
     const text = requestText(afterSwitch[0]);
     assert.match(
       text,
-      /<context-fill percent="75" tokens="150000" window="200000">/,
+      /<context-fill percent="89" tokens="150000" window="200000" compacts-at="167000">/,
       e.explain("the fill warning", afterSwitch[0], "context-fill"),
     );
   });

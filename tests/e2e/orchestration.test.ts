@@ -36,12 +36,12 @@ describe("an orchestration run under the real Claude Code client", () => {
     e = await E2e.start("orchestration");
     ws = e.workspace(join(ROOT, "tests", "fixtures", "orchestration", "workspace"));
     const orch = join(ws, "projects", "PROJ-001-oss-release", "ORCHESTRATION.yaml");
-    // 165,000 of a 200,000-token window (the hooks input carries no [1m] model): 82.5 %, CRITICAL.
+    // 830,000 of the default model's own 1,000,000-token window (Opus 5.5): 83 %, CRITICAL.
     const first = await e.claude(
       ws,
       scripted("Run quality gate QG-2 of the license migration.", [
         { tool: "Read", input: { file_path: orch } },
-        { text: "QG-2 iteration 1 is under way.", usage: 165_000 },
+        { text: "QG-2 iteration 1 is under way.", usage: 830_000 },
       ]),
     );
     monitorRun = await e.claude(ws, scripted(prompts.monitor, [{ text: "Checkpointing." }]), {

@@ -29,6 +29,7 @@ import { type SessionTask, type SessionTaskSource, taskTracker } from "./tasks.t
 import { type UserRequest, userRequestTracker } from "./user_requests.ts";
 import { commandTracker, type SessionCommand } from "./commands.ts";
 import { planFileTracker } from "./plan_file.ts";
+import { constraintTracker } from "./constraints.ts";
 import { cutMiddle } from "../redact/cut_middle.ts";
 
 /** Which hook built a snapshot. */
@@ -104,6 +105,11 @@ export interface SessionSnapshot {
   reply_to?: string;
   /** What the user asked the summarizer to keep (`/compact <instructions>`), redacted and capped. */
   compact_instructions?: string;
+  /**
+   * The user's standing instructions in their own words ("please don't amend commits"), from
+   * messages older than the latest requests, newest first.
+   */
+  constraints?: string[];
 }
 
 /** Options of {@linkcode buildSessionSnapshot}. */
@@ -229,6 +235,8 @@ const TRACKED_TOOLS: ReadonlySet<string> = new Set([
 const BASH_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
 /** A line that can hold a Bash call: the tool's name is spelled as a JSON string in it. */
 const BASH_NEEDLES = ['"Bash"'].map(needle);
+/** Lines that can be a message the user typed or queued (string content, or the queue's row). */
+const TYPED_NEEDLES = ['"role":"user","content":"', '"enqueue"'].map(needle);
 /** Lines that can name the plan file: plan-mode attachments, an approved plan, a plan-mode exit. */
 const PLAN_NEEDLES = ["planFilePath", "planContent", "ExitPlanMode"].map(needle);
 /**
@@ -297,6 +305,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   });
   const files = recentFileTracker();
   const commands = commandTracker();
+  const constraints = constraintTracker({ skip: clamp(options.userRequests, 3, 10) });
   const plans = planFileTracker({
     projectDir: options.projectDir ?? cwd,
     claudeConfigDir: options.claudeConfigDir,
@@ -396,6 +405,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
       joined = true;
       requests.older(previous.user_requests);
       commands.older(previous.commands ?? []);
+      constraints.older(previous.constraints ?? []);
     }
     if (!joined && wantsCommands()) {
       if (row.type === "assistant") feedCommands(row);
@@ -404,6 +414,7 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
       }
     }
     if (!joined && !plans.found()) plans.add(row);
+    if (!joined && !constraints.full()) constraints.add(row);
     track(row);
     if (!requests.full()) requests.add(row);
     files.add(row, mark === undefined);
@@ -417,7 +428,8 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
       (join !== undefined && containsAny(line, join)) ||
       (!following &&
         ((wantsCommands() && containsAny(line, BASH_NEEDLES)) ||
-          (!plans.found() && containsAny(line, PLAN_NEEDLES)))));
+          (!plans.found() && containsAny(line, PLAN_NEEDLES)) ||
+          (!constraints.full() && containsAny(line, TYPED_NEEDLES)))));
   // A line to parse past the newest requests and files, once the newest activity and `cwd` are
   // known: one of the late lines, not inert, and not a tool result kept for its call.
   // While commands are looked for, any tool-result line is kept by its ids too: a Bash result
@@ -569,6 +581,8 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
   if (plan !== undefined) snapshot.plan_file = plan;
   if (replyTo !== undefined) snapshot.reply_to = replyTo;
   if (instructions !== undefined) snapshot.compact_instructions = instructions;
+  const rules = constraints.result();
+  if (rules.length > 0) snapshot.constraints = rules;
   return snapshot;
 }
 

@@ -18,10 +18,12 @@ const PLAN = "- The plan file's path: ";
 const REQUEST = "- The user's latest request, word for word.\n";
 const CONSTRAINTS = "- The user's constraints and preferences (never, don't, always, must, only), word for word.\n";
 const TASKS = "- The open tasks, word for word, with their ids and status.\n";
+const CONSTRAINTS_QUOTED = "- The user's constraints and preferences, word for word: ";
 const EDITED = "- The names of the files edited in this session: ";
 /** Longest quoted command, failure line and file name. */
 const COMMAND_CHARS = 160;
 const FAILURE_CHARS = 120;
+const CONSTRAINT_CHARS = 160;
 const PATH_CHARS = 160;
 /** Room kept for the files line while the commands line is filled. */
 const FILES_RESERVE = 260;
@@ -79,7 +81,19 @@ export function summarizerInstructions(snapshot: SessionSnapshot, options: Summa
   }
   if (snapshot.plan_file !== undefined) fixed(PLAN + quoteLine(snapshot.plan_file, PATH_CHARS) + "\n");
   if (request) fixed(REQUEST);
-  if (request) fixed(CONSTRAINTS);
+  if (snapshot.constraints !== undefined && snapshot.constraints.length > 0) {
+    const line = listLine(
+      CONSTRAINTS_QUOTED,
+      snapshot.constraints,
+      (c) => quoteLine(c, CONSTRAINT_CHARS),
+      snapshot.constraints.length,
+      left - (files.length > 0 ? FILES_RESERVE : 0),
+    );
+    if (line !== "") {
+      left -= line.length;
+      lines.push(line);
+    } else if (request) fixed(CONSTRAINTS);
+  } else if (request) fixed(CONSTRAINTS);
   if (open) fixed(TASKS);
   if (files.length > 0) {
     const line = listLine(EDITED, files, (p) => quoteLine(p, PATH_CHARS), filesTotal, left);

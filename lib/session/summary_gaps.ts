@@ -1,5 +1,9 @@
 import { statSync } from "../node/fs.ts";
 import { elementBuilder, fileXml, MIN_TEXT, requestXml, taskXml } from "./_element.ts";
+import { redact } from "../redact/redact.ts";
+import { cutText } from "../redact/quote_line.ts";
+import { renderXml } from "../xml/render_xml.ts";
+import { xmlElement } from "../xml/xml_element.ts";
 import { isInsidePath, resolveFilePath } from "./_paths.ts";
 import type { SessionSnapshot } from "./snapshot.ts";
 import { summaryCoverage } from "./summary_coverage.ts";
@@ -31,8 +35,9 @@ const DEFAULT_MAX = 4000;
  * summary row after the boundary), what the snapshot holds and that summary lacks, as ONE
  * `<session-context part="after-summary">` element: the open tasks it does not carry (completed
  * ones never), the user's earlier messages it does not quote (SessionStart's element gave the
- * latest), and the edited files it does not name that still exist inside the repository and that
- * Claude Code does not re-attach itself. "" when the summary lacks
+ * latest), the user's standing instructions it does not quote word for word, and the edited files
+ * it does not name that still exist inside the repository and that Claude Code does not re-attach
+ * itself. "" when the summary lacks
  * nothing, or when even the note does not fit.
  *
  * @example
@@ -65,7 +70,8 @@ export function renderSummaryGaps(
     const absolute = resolveFilePath(f.path, snapshot.cwd ?? project);
     return isInsidePath(absolute, project) && isFile(absolute);
   });
-  if (open.length === 0 && requests.length === 0 && files.length === 0) return "";
+  const rules = (snapshot.constraints ?? []).filter((c) => !covered.quotes(c));
+  if (open.length === 0 && requests.length === 0 && files.length === 0 && rules.length === 0) return "";
 
   const b = elementBuilder(
     ELEMENT,
@@ -82,6 +88,12 @@ export function renderSummaryGaps(
       [
         "user-requests",
         () => ({ source: "messages the user typed or queued, newest first, that the summary does not quote" }),
+      ],
+      [
+        "constraints",
+        () => ({
+          source: "the user's standing instructions from earlier messages, word for word, not quoted by the summary",
+        }),
       ],
       ["edited-files", (shown) => ({
         source: "files the session changed that the summary does not name, most recent first",
@@ -105,6 +117,9 @@ export function renderSummaryGaps(
     const attrs = { queued: r.queued === true ? "true" : undefined };
     const cap = Math.min(1000, Math.floor(max * 0.15));
     if (!b.takeCut("user-requests", i, cap, (c) => requestXml(r.text, r.truncated === true, c, attrs))) break;
+  }
+  for (let i = 0; i < rules.length; i++) {
+    if (!b.take("constraints", i, renderXml(xmlElement("constraint", null, cutText(redact(rules[i]), 300))))) break;
   }
   for (let i = 0; i < files.length; i++) {
     const f = files[i];

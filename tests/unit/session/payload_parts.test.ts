@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isBareReply } from "../../../lib/session/bare_reply.ts";
+import { constraintTracker } from "../../../lib/session/constraints.ts";
 import { planFileTracker } from "../../../lib/session/plan_file.ts";
 import { summaryCoverage } from "../../../lib/session/summary_coverage.ts";
 import { renderSummaryGaps } from "../../../lib/session/summary_gaps.ts";
@@ -202,5 +203,66 @@ describe("renderSummaryGaps()", () => {
     s.user_requests = s.user_requests.slice(0, 1);
     s.edited_files = [{ path: "src/report.ts" }];
     assert.equal(renderSummaryGaps(s, summary, { projectDir: project, isFile: () => true }), "");
+  });
+});
+
+describe("constraintTracker()", () => {
+  test("constraintTracker() keeps the user's standing instructions, not descriptions or questions", () => {
+    const t = constraintTracker({ skip: 1 });
+    const rows = [
+      userRow("Write the plan to a temporary plan file, don't commit."),
+      userRow("I don't think unit tests are the solution here. Please don't amend commits."),
+      userRow("This causes the helper to always return 0. Should we never retry?"),
+      userRow("Do not fall back: print a warning instead."),
+      userRow("now fix it, and never push to main"),
+    ];
+    for (const row of newestFirst(rows)) t.add(row);
+    // The newest message is a latest request, quoted whole: skipped.
+    assert.deepEqual(t.result(), [
+      "Do not fall back: print a warning instead.",
+      "Please don't amend commits.",
+      "Write the plan to a temporary plan file, don't commit.",
+    ]);
+  });
+
+  test("constraintTracker() leaves out pastes and keeps a previous snapshot's rules after its own", () => {
+    const t = constraintTracker();
+    for (
+      const row of newestFirst([
+        userRow("Never force-push. " + "log line\n".repeat(400)),
+        userRow("always run the linter first"),
+      ])
+    ) {
+      t.add(row);
+    }
+    t.older(["please don't amend commits", "always run the linter first"]);
+    assert.deepEqual(t.result(), ["always run the linter first", "please don't amend commits"]);
+  });
+
+  test("the follow-up gives a rule the summary does not quote, and not one it does", () => {
+    const project = tempDir("rehydrate-gaps-");
+    const s: SessionSnapshot = {
+      schema_version: 1,
+      session_id: "s",
+      created_at: "2026-11-21T10:00:00.000Z",
+      built_by: "pre-compact",
+      cwd: project,
+      transcript: { bytes_read: 0, reached_start: true },
+      git: null,
+      tasks_source: null,
+      tasks: [],
+      tasks_omitted: 0,
+      user_requests: [],
+      edited_files: [],
+      edited_files_total: 0,
+      working_set: [],
+      reattached_files: [],
+      reattached_source: "predicted",
+      constraints: ["please don't amend commits", "always run the linter first"],
+    };
+    const xml = renderSummaryGaps(s, 'The user said: "always run the linter first".', { projectDir: project });
+    assert.deepEqual([...xml.matchAll(/<constraint>([^<]*)<\/constraint>/g)].map((m) => m[1]), [
+      "please don't amend commits",
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { TranscriptRow } from "../transcript/transcript_row.ts";
 import { isMainChainRow } from "../transcript/rows.ts";
 import { safeText } from "../redact/quote_line.ts";
+import { tagText } from "./_tag_text.ts";
 
 /** One message the user typed, redacted and capped. */
 export interface UserRequest {
@@ -66,8 +67,10 @@ const MACHINE_PREFIXES: readonly string[] = [
  * poll events, and whatever a later client adds) is a turn the client injected.
  */
 const USER_PROMPT_SOURCES: ReadonlySet<string> = new Set(["typed", "queued", "suggestion_accepted", "sdk", "user"]);
-const COMMAND_NAME = /<command-name>\s*\/?([^<\s]{1,100})\s*<\/command-name>/;
-const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
+const COMMAND_NAME = /^\/?([^<\s]{1,100})$/;
+/** Longest command name and arguments looked through (a longer argument is cut to `maxChars` anyway). */
+const NAME_CHARS = 1024;
+const ARGS_CHARS = 65536;
 /** Commands whose arguments are not a request: `/compact` takes instructions for the summarizer. */
 const NOT_A_REQUEST: ReadonlySet<string> = new Set(["compact"]);
 
@@ -115,8 +118,8 @@ export function typedUserText(row: TranscriptRow): string | undefined {
 }
 
 function commandRequest(text: string): string | undefined {
-  const name = COMMAND_NAME.exec(text)?.[1];
-  const args = COMMAND_ARGS.exec(text)?.[1]?.trim();
+  const name = COMMAND_NAME.exec(tagText(text, "command-name", NAME_CHARS)?.trim() ?? "")?.[1];
+  const args = tagText(text, "command-args", ARGS_CHARS)?.trim();
   if (name === undefined || args === undefined || args === "" || NOT_A_REQUEST.has(name)) return undefined;
   return `/${name} ${args}`;
 }

@@ -273,7 +273,8 @@ export type FileDamage =
   | "huge"
   | "outside-link"
   | "outside-hardlink"
-  | "dangling";
+  | "dangling"
+  | "lazy-scan";
 
 const DAMAGES: readonly FileDamage[] = [
   "mutate",
@@ -292,6 +293,7 @@ const DAMAGES: readonly FileDamage[] = [
   "outside-link",
   "outside-hardlink",
   "dangling",
+  "lazy-scan",
 ];
 
 /** Damages one workspace or state file; returns a description for the failure report. */
@@ -359,6 +361,18 @@ export function damageWorld(rng: Rng, world: World): string {
       break;
     case "dangling":
       symlinkSync(join(world.root, "nowhere"), abs);
+      break;
+    case "lazy-scan":
+      // The shape of issue #36's N3 in the files the hooks parse line by line: a heading and a
+      // status line each followed by 100,000 spaces (a lazy match went back over them from every
+      // character; 5,000 spaces took a minute), within the 256 KiB the readers take.
+      writeFileSync(
+        abs,
+        Buffer.concat([
+          Buffer.from(current.length > 0 ? current : original ?? new Uint8Array(0)),
+          Buffer.from(`\n# Phase 1${" ".repeat(100_000)}x\nStatus: active${" ".repeat(100_000)}x\n`),
+        ]),
+      );
       break;
   }
   return `${damage} ${rel}`;

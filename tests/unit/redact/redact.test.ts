@@ -6,6 +6,7 @@ import { redact } from "../../../lib/redact/redact.ts";
 import type { RedactionKind } from "../../../lib/redact/redact.ts";
 import { redactValue } from "../../../lib/redact/redact_value.ts";
 import { ANY_HINT, redactRules } from "../../../lib/redact/_rules.ts";
+import { vendorTokens } from "../../../lib/redact/_vendor_tokens.ts";
 
 const REDACT_RULES = redactRules();
 import { mulberry32 } from "../_rng.ts";
@@ -60,6 +61,8 @@ describe("redact() on the secrets corpus", () => {
       "sendgrid-key",
       "google-oauth-token",
       "azure-storage-key",
+      "azure-sas",
+      ...vendorTokens().map((t) => t.kind as RedactionKind),
     ];
     assert.deepEqual([...kinds].sort(), [...expected].sort());
   });
@@ -264,6 +267,19 @@ describe("redact()'s one-regex prefilter", () => {
       "--password ",
       "_authToken ",
       "-",
+      // Issue #36's formats: each vendor's hint, the contexts of the generic rules.
+      ...vendorTokens().map((t) => (typeof t.hint === "string" ? t.hint : t.hint.source.replace(/[\\()?:|]/g, ""))),
+      "sig=",
+      "PuTTY-User-Key-File-2: ",
+      "Private-MAC: ",
+      "docker login -p ",
+      "sshpass -p ",
+      " -p ",
+      "echo x | docker login --password-stdin",
+      "token ",
+      "Token: ",
+      "AA",
+      "8Q~",
     ];
     const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@ ";
     for (let i = 0; i < 3000; i++) {

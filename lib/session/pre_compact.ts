@@ -5,7 +5,9 @@ import { writeSessionSnapshot } from "./snapshot_file.ts";
 import { newestSavedSnapshot } from "./checkpoint.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
 import { isOpenTask } from "./tasks.ts";
-import { quoteLine } from "../redact/quote_line.ts";
+
+/** The re-read reason's line when a task is open. */
+const OPEN_TASK = "Your open task is quoted in <session-context> (its <tasks> element), as data: take it from there.";
 
 /** What {@linkcode sessionPreCompact} saved and asks of the summarizer. */
 export interface SessionPreCompact {
@@ -17,7 +19,7 @@ export interface SessionPreCompact {
    * their real path), newest first (at most 6).
    */
   rereadFiles: string[];
-  /** One line on the open work, for the re-read reason; "" when no task is open. */
+  /** Our one line on the open work, for the re-read reason (no text of the task's); "" when no task is open. */
   rereadReason: string;
 }
 
@@ -75,6 +77,7 @@ export function sessionPreCompact(
       maxChars: Math.min(MAX_SUMMARIZER_CHARS, options.maxChars ?? MAX_SUMMARIZER_CHARS),
     }),
     rereadFiles,
-    rereadReason: task?.subject ? `Your open task: ${quoteLine(task.subject, 202)}.` : "",
+    // Our sentence only: the subject is the transcript's text, quoted in <session-context> (issue #36, N4).
+    rereadReason: task ? OPEN_TASK : "",
   };
 }

@@ -8,6 +8,7 @@
 import { readdirSync, statSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
 import { firstWord, unguard } from "./_install_plan.ts";
 
 const NOT_ALNUM = /[^a-zA-Z0-9]/g;
@@ -94,6 +95,21 @@ export function safeList(dir: string): string[] {
  */
 export function readJson(path: string, maxBytes = 4 * 1024 * 1024): unknown {
   const read = readPrivateFile(path, { maxBytes, requireOwner: false, followLinks: true });
+  if (!read.ok) return null;
+  try {
+    return JSON.parse(read.text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A JSON file of the project (`path` absolute, or relative to `projectDir`), read only when it
+ * resolves inside the project and has one link (`readProjectFile`); null otherwise, or when it is
+ * too large, not a regular file or not JSON.
+ */
+export function readProjectJson(projectDir: string, path: string, maxBytes = 4 * 1024 * 1024): unknown {
+  const read = readProjectFile(projectDir, path, { maxBytes });
   if (!read.ok) return null;
   try {
     return JSON.parse(read.text);

@@ -16,7 +16,7 @@ import {
 import { listOurEntries } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
-import { checkpointFiles, newestTranscript, readJson, safeList } from "./_doctor_files.ts";
+import { checkpointFiles, newestTranscript, readJson, readProjectJson, safeList } from "./_doctor_files.ts";
 import { currentSessionSnapshot } from "../session/current_snapshot.ts";
 import { renderSessionElement } from "../session/session_element.ts";
 import { isOpenTask } from "../session/tasks.ts";
@@ -147,7 +147,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   const stateFile = join(projectDir, config.projects.stateFile);
   const stateAt = containedPath(projectDir, stateFile);
   if (stateAt.kind === "outside") report.refused.push(config.projects.stateFile);
-  const state = stateAt.kind === "inside" ? record(readJson(stateAt.real)) : null;
+  const state = stateAt.kind === "inside" ? record(readProjectJson(projectDir, stateAt.real)) : null;
   if (state) {
     report.lastDetection = {
       file: stateFile,
@@ -164,7 +164,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   for (const file of checkpoints) {
     const at = containedPath(projectDir, file);
     if (at.kind === "outside") report.refused.push(`${config.orchestration.stateDir}/checkpoints/${basename(file)}`);
-    const cp = at.kind === "inside" ? record(readJson(at.real)) : null;
+    const cp = at.kind === "inside" ? record(readProjectJson(projectDir, at.real)) : null;
     if (cp && cp.acknowledged !== true) {
       report.pendingCheckpoints.push({
         file,

@@ -313,10 +313,8 @@ export function damageWorld(rng: Rng, world: World): string {
   const dispatch = abs.includes("handler-dispatches") || abs.endsWith("handler-state.md");
   let damage: FileDamage = useState ? rng.pick(["mutate", "mutate", "empty", "huge"] as const) : rng.pick(DAMAGES);
   if (dispatch && damage.startsWith("outside")) damage = "mutate";
-  // The branch reader follows a `.git` file's `gitdir:` anywhere by design (worktrees keep their
-  // HEAD in the main repository's .git/worktrees/), so a HEAD outside the project is no leak; a
-  // hard link is no boundary for it either. A symbolic link in place of HEAD is still refused.
-  if (abs.endsWith(join(".git", "HEAD")) && damage === "outside-hardlink") damage = "outside-link";
+  // `.git/HEAD` gets every damage: the branch reader refuses a HEAD linked out of `.git`, symbolic
+  // or hard (issue #36, I2), as the other readers refuse theirs.
   let current: Uint8Array = original ?? new Uint8Array(0);
   try {
     const st = lstatSync(abs);

@@ -6,7 +6,7 @@
  */
 
 import { readdirSync, statSync } from "../node/fs.ts";
-import { join } from "../node/path.ts";
+import { isAbsolute, join, resolve } from "../node/path.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { readProjectFile } from "../state/read_project_file.ts";
 import { firstWord, unguard } from "./_install_plan.ts";
@@ -55,8 +55,10 @@ export function newestTranscript(
 
 /**
  * The executable a hook command runs (behind the guard of a shared install too), with
- * `$CLAUDE_PROJECT_DIR` and `~`/`$HOME` filled in; a bare name is looked up on `PATH` (returned as
- * is when not found).
+ * `$CLAUDE_PROJECT_DIR` and `~`/`$HOME` filled in and a relative path taken from the project (where
+ * Claude Code runs hooks); a bare name is looked up in the absolute `PATH` entries only (returned
+ * as is when not found): a relative entry (`.`, `bin`, an empty one) would find a file of whatever
+ * directory doctor runs in (issue #36, N1).
  */
 export function commandBinary(
   command: string,
@@ -67,10 +69,10 @@ export function commandBinary(
   const word = firstWord(unguard(command).command).word
     .replace(PROJECT_DIR_VAR, () => projectDir)
     .replace(HOME_VAR, () => homeDir);
-  if (word.includes("/") || word.includes("\\")) return word;
+  if (word.includes("/") || word.includes("\\")) return resolve(projectDir, word);
   const win = process.platform === "win32";
   for (const dir of (env.PATH ?? env.Path ?? "").split(win ? ";" : ":")) {
-    if (!dir) continue;
+    if (!dir || !isAbsolute(dir)) continue;
     for (const name of win ? [word, word + ".exe"] : [word]) {
       try {
         if (statSync(join(dir, name)).isFile()) return join(dir, name);

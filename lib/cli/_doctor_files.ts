@@ -25,12 +25,8 @@ export function sanitizeProjectPath(dir: string): string {
   return dir.replace(NOT_ALNUM, "-");
 }
 
-/** The newest `*.jsonl` of a project's transcript directory, or why there is none. */
-export function newestTranscript(
-  projectDir: string,
-  homeDir: string,
-  env: Record<string, string | undefined>,
-): { path: string; mtimeMs: number; size: number } | { missing: string } {
+/** The folder where Claude Code keeps the transcripts of a project's sessions (`<session>.jsonl`). */
+export function transcriptDir(projectDir: string, homeDir: string, env: Record<string, string | undefined>): string {
   const projects = join(claudeConfigDir(homeDir, env), "projects");
   let name = env.CLAUDE_CODE_PROJECT_DIR_NAME || sanitizeProjectPath(projectDir);
   if (name.length > 200) {
@@ -39,7 +35,16 @@ export function newestTranscript(
     const found = safeList(projects).find((n) => n.startsWith(prefix));
     if (found) name = found;
   }
-  const dir = join(projects, name);
+  return join(projects, name);
+}
+
+/** The newest `*.jsonl` of a project's transcript directory, or why there is none. */
+export function newestTranscript(
+  projectDir: string,
+  homeDir: string,
+  env: Record<string, string | undefined>,
+): { path: string; mtimeMs: number; size: number } | { missing: string } {
+  const dir = transcriptDir(projectDir, homeDir, env);
   let best: { path: string; mtimeMs: number; size: number } | null = null;
   for (const entry of safeList(dir)) {
     if (!entry.endsWith(".jsonl")) continue;

@@ -16,7 +16,14 @@ import {
 import { listOurEntries } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
-import { checkpointFiles, newestTranscript, readJson, readProjectJson, safeList } from "./_doctor_files.ts";
+import {
+  checkpointFiles,
+  newestTranscript,
+  readJson,
+  readProjectJson,
+  safeList,
+  transcriptDir,
+} from "./_doctor_files.ts";
 import { currentSessionSnapshot } from "../session/current_snapshot.ts";
 import { renderSessionElement } from "../session/session_element.ts";
 import { isOpenTask } from "../session/tasks.ts";
@@ -36,7 +43,7 @@ export interface StatusReport {
   } | null;
   /** Orchestration checkpoints not acknowledged yet. */
   pendingCheckpoints: { file: string; id: string; createdAt: string | null }[];
-  /** One-shot re-read markers waiting in the state directory. */
+  /** One-shot re-read markers waiting in the state directory, of this project's sessions only. */
   pendingMarkers: { file: string; sessionId: string | null; createdAt: string | null; files: number }[];
   /** The newest session of the project, or null when there is no transcript. */
   latestSession: {
@@ -86,8 +93,8 @@ const HELP = `Usage: rehydrate status [--project DIR] [--json] [--verbose]
 What rehydrate knows about a project right now: where its hooks are registered
 (the project's local and shared settings, the user's), the workflows detected, the
 last detection PreCompact saved (active project and confidence), checkpoints
-not acknowledged yet, re-read markers waiting, how full the context window
-of the newest session is, and what the agent would get after its next
+not acknowledged yet, the re-read markers of this project's sessions still
+waiting, how full the context window of the newest session is, and what the agent would get after its next
 compaction (the <session-context> element; nothing is written). A state
 file or checkpoints folder that links out of the project is named, not read.
 
@@ -174,8 +181,15 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     }
   }
   const dir = stateDir({ env: env.env, homeDir: env.homeDir, platform: env.platform, configured: config.stateDir });
+  // This project's sessions only: those whose transcript Claude Code keeps under this project
+  // (the state directory holds every project's markers; issue #36, I5).
+  const sessions = new Set<string>();
+  for (const name of safeList(transcriptDir(projectDir, env.homeDir, env.env))) {
+    const key = name.endsWith(".jsonl") ? sessionKey(name.slice(0, -".jsonl".length)) : null;
+    if (key !== null) sessions.add(`${key}.json`);
+  }
   for (const name of safeList(join(dir, "markers"))) {
-    if (!name.endsWith(".json")) continue;
+    if (!sessions.has(name)) continue;
     const file = join(dir, "markers", name);
     const m = record(readJson(file, 256 * 1024));
     report.pendingMarkers.push({

@@ -26,6 +26,7 @@ import {
 } from "./_doctor_files.ts";
 import { currentSessionSnapshot } from "../session/current_snapshot.ts";
 import { renderSessionElement } from "../session/session_element.ts";
+import { sessionMark } from "../session/session_mark.ts";
 import { isOpenTask } from "../session/tasks.ts";
 import { containedPath, outsideLine } from "./_contained.ts";
 
@@ -236,7 +237,8 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     });
     const snap = current.snapshot;
     report.nextCompaction = {
-      element: renderSessionElement(snap, { maxChars }),
+      // The session's mark when it has one; status writes none.
+      element: renderSessionElement(snap, { maxChars, mark: sessionMark(dir, sessionId) }),
       maxChars,
       rebuilt: current.rebuilt,
       openTasks: snap.tasks.filter(isOpenTask).length,

@@ -5,6 +5,7 @@ import { writeSessionSnapshot } from "./snapshot_file.ts";
 import { newestSavedSnapshot } from "./checkpoint.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
 import { isOpenTask } from "./tasks.ts";
+import { sessionMark } from "./session_mark.ts";
 
 /** The re-read reason's line when a task is open. */
 const OPEN_TASK = "Your open task is quoted in <session-context> (its <tasks> element), as data: take it from there.";
@@ -75,6 +76,7 @@ export function sessionPreCompact(
     snapshot,
     summaryInstructions: summarizerInstructions(snapshot, {
       maxChars: Math.min(MAX_SUMMARIZER_CHARS, options.maxChars ?? MAX_SUMMARIZER_CHARS),
+      mark: sessionMark(ctx.stateDir(), input.session_id, { create: true }),
     }),
     rereadFiles,
     // Our sentence only: the subject is the transcript's text, quoted in <session-context> (issue #36, N4).

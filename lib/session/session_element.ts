@@ -12,6 +12,8 @@ export interface RenderSessionElementOptions {
   maxChars?: number;
   /** Files Claude Code re-attached itself, left out of the working set. Default `snapshot.reattached_files`. */
   reattached?: readonly string[];
+  /** The session's mark (`sessionMark`), the element's `mark` attribute. Default: none. */
+  mark?: string;
 }
 
 /** Default budget: SessionStart's whole budget, under the client's 10,000-character cut. */
@@ -116,7 +118,8 @@ export function renderSessionElement(snapshot: SessionSnapshot, options: RenderS
   };
 
   const fixed = [
-    renderXml(xmlElement(SESSION_ELEMENT, { source: "rehydrate", "saved-at": snapshot.created_at })).slice(0, -2) +
+    renderXml(xmlElement(SESSION_ELEMENT, { source: "rehydrate", "saved-at": snapshot.created_at, mark: options.mark }))
+      .slice(0, -2) +
     ">\n" + SESSION_ELEMENT_NOTE,
   ];
   const branch = branchXml(snapshot);

@@ -1,11 +1,14 @@
 import { quoteLine } from "../redact/quote_line.ts";
 import type { SessionSnapshot } from "./snapshot.ts";
 import { isOpenTask } from "./tasks.ts";
+import { sessionMarkLine } from "./session_mark_line.ts";
 
 /** Options of {@linkcode summarizerInstructions}. */
 export interface SummarizerInstructionsOptions {
   /** Longest output, in UTF-16 units. Default {@linkcode MAX_SUMMARIZER_CHARS} (1,500). */
   maxChars?: number;
+  /** The session's mark (`sessionMark`): the last line names it. Default: none. */
+  mark?: string;
 }
 
 /** Default cap of the instructions. */
@@ -59,7 +62,8 @@ export function summarizerInstructions(snapshot: SessionSnapshot, options: Summa
   const filesTotal = edited ? Math.max(snapshot.edited_files_total, files.length) : files.length;
   if (open.length === 0 && request === undefined && files.length === 0) return "";
 
-  let left = max - HEAD.length - TAIL.length;
+  const tail = TAIL + (options.mark === undefined ? "" : sessionMarkLine(options.mark));
+  let left = max - HEAD.length - tail.length;
   let requestLine = "";
   if (request !== undefined) {
     const room = Math.min(REQUEST_CHARS, left) - REQUEST.length - 1;
@@ -80,7 +84,7 @@ export function summarizerInstructions(snapshot: SessionSnapshot, options: Summa
     filesLine = listLine(edited ? EDITED : WORKED, files, (p) => quoteLine(p, PATH_CHARS), filesTotal, left);
   }
   const body = tasksLine + requestLine + filesLine;
-  return body === "" ? "" : HEAD + body + TAIL;
+  return body === "" ? "" : HEAD + body + tail;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "../node/fs.ts";
+import { closeSync, constants, fstatSync, openSync, realpathSync } from "../node/fs.ts";
+import { readFd } from "../node/read_fd.ts";
 import { isAbsolute, relative, resolve } from "../node/path.ts";
 
 /** Why a project file was refused or could not be read. A closed set. */
@@ -82,16 +83,9 @@ export function readProjectFile(
     if (!st.isFile()) return { ok: false, problem: "not_regular" };
     if (st.nlink > 1) return { ok: false, problem: "outside" };
     if (options.maxBytes !== undefined && st.size > options.maxBytes) return { ok: false, problem: "too_large" };
-    const want = Math.min(st.size, options.headBytes ?? st.size);
-    const buf = new Uint8Array(want);
-    let at = 0;
-    while (at < want) {
-      const n = readSync(fd, buf, at, want - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    const text = new TextDecoder().decode(buf.subarray(0, at));
-    return { ok: true, text, size: st.size, complete: at >= st.size, real, mtimeMs: st.mtimeMs };
+    const bytes = readFd(fd, Math.min(st.size, options.headBytes ?? st.size));
+    const text = new TextDecoder().decode(bytes);
+    return { ok: true, text, size: st.size, complete: bytes.length >= st.size, real, mtimeMs: st.mtimeMs };
   } catch {
     return { ok: false, problem: "unreadable" };
   } finally {

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { replaceBlocks } from "./_replace_blocks.ts";
+
 const HEADER = "PuTTY-User-Key-File-";
 /** A key file is a few kilobytes: a MAC line further than this belongs to something else. */
 const WINDOW = 64 * 1024;
@@ -28,29 +30,18 @@ const HEX = /[ \t]*[0-9A-Fa-f]*/y;
  * ```
  */
 export function redactPuttyKeys(text: string, marker: string, onRedact: () => void): string {
-  let out = "";
-  let last = 0;
-  let start = text.indexOf(HEADER);
-  while (start >= 0) {
+  return replaceBlocks(text, marker, onRedact, (from) => {
+    const start = text.indexOf(HEADER, from);
+    if (start < 0) return null;
     const window = text.slice(start, start + WINDOW);
     let stop = -1;
     for (const ending of ENDINGS) {
       const at = window.indexOf(ending);
       if (at >= 0 && (stop < 0 || at < stop)) stop = at + ending.length;
     }
-    if (stop >= 0) {
-      HEX.lastIndex = start + stop;
-      HEX.test(text);
-      stop = HEX.lastIndex;
-    } else {
-      BODY.lastIndex = start;
-      BODY.test(text);
-      stop = BODY.lastIndex;
-    }
-    out += text.slice(last, start) + marker;
-    onRedact();
-    last = stop;
-    start = text.indexOf(HEADER, stop);
-  }
-  return last === 0 ? text : out + text.slice(last);
+    const rest = stop >= 0 ? HEX : BODY;
+    rest.lastIndex = stop >= 0 ? start + stop : start;
+    rest.test(text);
+    return [start, rest.lastIndex];
+  });
 }

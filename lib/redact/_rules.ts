@@ -89,10 +89,23 @@ function lazy(build: () => RegExp): () => RegExp {
 
 const includes = (needle: string) => (text: string) => text.includes(needle);
 
-/** The text of the line `offset` is on, up to `offset`. */
+/** The text of the line `offset` is on, up to `offset`, within {@linkcode LINE_WINDOW} characters. */
 function lineBefore(text: string, offset: number): string {
-  return text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset);
+  // Cut first: a search back to the line's start from every match made a long line of matches
+  // (` -p x -p x …`, `curl -u a:b …`) quadratic. A command names its program within 1,024 characters.
+  const window = text.slice(Math.max(0, offset - LINE_WINDOW), offset);
+  return window.slice(window.lastIndexOf("\n") + 1);
 }
+
+/** The text of the line `offset` is on, from `offset` on, within {@linkcode LINE_WINDOW} characters. */
+function lineAfter(text: string, offset: number): string {
+  const window = text.slice(offset, offset + LINE_WINDOW);
+  const end = window.indexOf("\n");
+  return end < 0 ? window : window.slice(0, end);
+}
+
+/** How far {@linkcode lineBefore} and {@linkcode lineAfter} look. */
+const LINE_WINDOW = 1024;
 
 /**
  * Whether a value after a secret-named command-line flag looks like a secret rather than a word of
@@ -388,8 +401,7 @@ function buildRules(): readonly RedactRule[] {
         return text.replace(
           PASSWORD_STDIN(),
           (match, echo: string, q: string, value: string, offset: number, whole: string) => {
-            const end = whole.indexOf("\n", offset);
-            const rest = whole.slice(offset + match.length, end < 0 ? undefined : end);
+            const rest = lineAfter(whole, offset + match.length);
             if (!rest.includes("--password-stdin") || isPlaceholderValue(value, q !== "")) return match;
             onRedact("password");
             return `${echo}${q}${marker("password")}${q}`;

@@ -53,11 +53,16 @@ function packageDir(name) {
   }
   const root = treeRoot(real);
   const candidates = [path.join(real, "node_modules", name)];
-  if (path.basename(path.dirname(real)) === "node_modules") candidates.push(path.join(path.dirname(real), name));
+  if (path.basename(path.dirname(real)) === "node_modules") {
+    candidates.push(path.join(path.dirname(real), name));
+  }
   for (const candidate of candidates) {
     try {
       const dir = fs.realpathSync(candidate);
-      if (inside(root, dir) && fs.statSync(path.join(dir, "package.json")).isFile()) return { dir, root };
+      if (
+        inside(root, dir) &&
+        fs.statSync(path.join(dir, "package.json")).isFile()
+      ) return { dir, root };
     } catch {
       // not installed here
     }
@@ -72,13 +77,17 @@ function packageDir(name) {
  * alone (or their own group). Windows has no such bits.
  */
 function foreign(file, top) {
-  if (process.platform === "win32" || typeof process.getuid !== "function") return null;
+  if (process.platform === "win32" || typeof process.getuid !== "function") {
+    return null;
+  }
   const uid = process.getuid();
   const gid = process.getgid();
-  for (let p = file; ; p = path.dirname(p)) {
+  for (let p = file;; p = path.dirname(p)) {
     const st = fs.statSync(p);
     if (st.uid !== uid && st.uid !== 0) return `${p} is owned by uid ${st.uid}`;
-    if ((st.mode & 0o002) !== 0 || ((st.mode & 0o020) !== 0 && st.gid !== gid)) return `others can write ${p}`;
+    if (
+      (st.mode & 0o002) !== 0 || ((st.mode & 0o020) !== 0 && st.gid !== gid)
+    ) return `others can write ${p}`;
     if (p === top || path.dirname(p) === p) return null;
   }
 }
@@ -90,7 +99,9 @@ function sha256(file) {
   try {
     const buf = Buffer.alloc(1 << 20);
     let n;
-    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) hash.update(buf.subarray(0, n));
+    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) {
+      hash.update(buf.subarray(0, n));
+    }
   } finally {
     fs.closeSync(fd);
   }
@@ -100,7 +111,9 @@ function sha256(file) {
 /** glibc's runtime version is in the process report only where glibc is the C library. */
 function isMusl() {
   try {
-    if (process.report && "excludeNetwork" in process.report) process.report.excludeNetwork = true;
+    if (process.report && "excludeNetwork" in process.report) {
+      process.report.excludeNetwork = true;
+    }
     return !process.report.getReport().header.glibcVersionRuntime;
   } catch {
     return false;
@@ -131,8 +144,12 @@ function findBinary() {
     };
   }
   // An npm that ignores the libc field installs both Linux packages of an architecture: pick by libc.
-  let installed = wanted.map((name) => [name, packageDir(name)]).filter(([, found]) => found !== null);
-  if (installed.length > 1) installed = installed.filter(([name]) => name.endsWith("-musl") === isMusl());
+  let installed = wanted.map((name) => [name, packageDir(name)]).filter((
+    [, found],
+  ) => found !== null);
+  if (installed.length > 1) {
+    installed = installed.filter(([name]) => name.endsWith("-musl") === isMusl());
+  }
   if (installed.length === 0) {
     return {
       error: `the package ${wanted.join(" or ")} is not installed; reinstall rehydrate without --omit=optional`,
@@ -140,16 +157,24 @@ function findBinary() {
   }
   const [name, { dir, root }] = installed[0];
   const binary = path.join(dir, "bin", exe);
-  if (!fs.existsSync(binary)) return { error: `${binary} is missing; reinstall rehydrate` };
+  if (!fs.existsSync(binary)) {
+    return { error: `${binary} is missing; reinstall rehydrate` };
+  }
   const expected = pinned[name];
   if (typeof expected !== "string" || !/^[0-9a-f]{64}$/.test(expected)) {
-    return { error: `this rehydrate package pins no SHA-256 for ${name}; install a released package` };
+    return {
+      error: `this rehydrate package pins no SHA-256 for ${name}; install a released package`,
+    };
   }
   try {
     const refused = foreign(binary, root);
-    if (refused !== null) return { error: `refusing ${binary}: ${refused}; reinstall rehydrate` };
+    if (refused !== null) {
+      return { error: `refusing ${binary}: ${refused}; reinstall rehydrate` };
+    }
     if (sha256(binary) !== expected) {
-      return { error: `refusing ${binary}: its SHA-256 is not the one this package pins; reinstall rehydrate` };
+      return {
+        error: `refusing ${binary}: its SHA-256 is not the one this package pins; reinstall rehydrate`,
+      };
     }
   } catch (err) {
     return { error: `cannot check ${binary}: ${err.code || err.message}` };

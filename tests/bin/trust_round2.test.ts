@@ -388,7 +388,7 @@ describe("issue #36 on the binary", () => {
     new Session(w.project).user("fix the rounding").edit(join(w.project, "a.ts")).write(w.transcript);
     const pre = hook(w, "pre-compact");
     const start = hook(w, "session-start");
-    const told = /<session-context mark="([0-9a-f]{16})">/.exec(pre.stdout)?.[1];
+    const told = /session-context element with mark="([0-9a-f]{16})"/.exec(pre.stdout)?.[1];
     assert.ok(told, `no mark in the summarizer text:\n${pre.stdout}`);
     assert.match(start.context, new RegExp(`^<session-context source="rehydrate" saved-at="[^"]+" mark="${told}">`));
   });

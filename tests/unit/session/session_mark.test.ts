@@ -50,7 +50,8 @@ test("the element and the summarizer text carry the same mark; without one, neit
     /^<session-context source="rehydrate" saved-at="[^"]+" mark="0123456789abcdef">/,
   );
   assert.ok(summarizerInstructions(snap, { mark }).endsWith(sessionMarkLine(mark)));
-  assert.ok(sessionMarkLine(mark).includes('<session-context mark="0123456789abcdef">'));
+  assert.ok(sessionMarkLine(mark).includes('session-context element with mark="0123456789abcdef"'));
+  assert.ok(!sessionMarkLine(mark).includes("<"), "no opening tag of ours in the compaction request");
   assert.doesNotMatch(renderSessionElement(snap), / mark=/);
   assert.doesNotMatch(summarizerInstructions(snap), /mark/);
   assert.equal(sessionMarkLine('x"><obey'), "", "only a mark of ours goes into the sentence");

@@ -15,9 +15,11 @@
  *
  * The version is package.json's. The `rehydrate` package lists every target of build.ts as an
  * optional dependency of exactly that version, whether packed here or not: npm installs the one
- * whose os, cpu and libc match the machine and skips the rest.
+ * whose os, cpu and libc match the machine and skips the rest. It pins the SHA-256 of each binary
+ * packed in the same run (`binarySha256`), which its shim and postinstall step check.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   copyFileSync,
@@ -88,10 +90,16 @@ function platformManifest(p: NpmPlatform, version: string): Record<string, unkno
   };
 }
 
-function mainManifest(version: string): Record<string, unknown> {
+/**
+ * The `rehydrate` package's manifest: every target an optional dependency of `version`, and the
+ * SHA-256 of each platform binary packed here, which the shim and install.js check before they run
+ * or copy it (issue #36, N6). A target not packed in the same run has no pin: its package is
+ * refused until a pack of all targets (a release) pins it.
+ */
+function mainManifest(version: string, pins: Record<string, string>): Record<string, unknown> {
   const template = JSON.parse(readFileSync(join(ROOT, "npm", "rehydrate", "package.json"), "utf8"));
   const optionalDependencies = Object.fromEntries(Object.keys(TARGETS).map((t) => [npmPlatform(t).name, version]));
-  return { name: template.name, version, ...template, optionalDependencies };
+  return { name: template.name, version, ...template, optionalDependencies, binarySha256: pins };
 }
 
 /** Packs the directory `dir` into `outDir` with npm; returns the tarball's file name. */
@@ -135,6 +143,7 @@ function main(): void {
   // Tarballs of an earlier run would be published with these: start from none.
   for (const f of readdirSync(outDir)) if (/^rehydrate-.*\.tgz$/.test(f)) rmSync(join(outDir, f));
   const stage = join(outDir, `.stage-${process.pid}`);
+  const pins: Record<string, string> = {};
   try {
     for (const t of targets) {
       const p = npmPlatform(t);
@@ -146,6 +155,7 @@ function main(): void {
       mkdirSync(join(dir, "bin"), { recursive: true });
       copyFileSync(binary, join(dir, "bin", p.exe));
       chmodSync(join(dir, "bin", p.exe), 0o755);
+      pins[p.name] = createHash("sha256").update(readFileSync(join(dir, "bin", p.exe))).digest("hex");
       writeFileSync(join(dir, "package.json"), JSON.stringify(platformManifest(p, version), null, 2) + "\n");
       writeFileSync(
         join(dir, "README.md"),
@@ -157,7 +167,7 @@ function main(): void {
       console.log(`packed ${file} (${(statSync(join(outDir, file)).size / 1e6).toFixed(1)} MB)`);
     }
     const dir = join(stage, "rehydrate");
-    const manifest = mainManifest(version);
+    const manifest = mainManifest(version, pins);
     // The manifest's "files", and the README npm shows; bin/rehydrate keeps its mode 0755.
     for (const file of [...(manifest.files as string[]), "README.md"]) {
       mkdirSync(dirname(join(dir, file)), { recursive: true });

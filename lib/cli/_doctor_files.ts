@@ -6,8 +6,9 @@
  */
 
 import { readdirSync, statSync } from "../node/fs.ts";
-import { join } from "../node/path.ts";
+import { isAbsolute, join, resolve } from "../node/path.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
 import { firstWord, unguard } from "./_install_plan.ts";
 
 const NOT_ALNUM = /[^a-zA-Z0-9]/g;
@@ -24,12 +25,8 @@ export function sanitizeProjectPath(dir: string): string {
   return dir.replace(NOT_ALNUM, "-");
 }
 
-/** The newest `*.jsonl` of a project's transcript directory, or why there is none. */
-export function newestTranscript(
-  projectDir: string,
-  homeDir: string,
-  env: Record<string, string | undefined>,
-): { path: string; mtimeMs: number; size: number } | { missing: string } {
+/** The folder where Claude Code keeps the transcripts of a project's sessions (`<session>.jsonl`). */
+export function transcriptDir(projectDir: string, homeDir: string, env: Record<string, string | undefined>): string {
   const projects = join(claudeConfigDir(homeDir, env), "projects");
   let name = env.CLAUDE_CODE_PROJECT_DIR_NAME || sanitizeProjectPath(projectDir);
   if (name.length > 200) {
@@ -38,7 +35,16 @@ export function newestTranscript(
     const found = safeList(projects).find((n) => n.startsWith(prefix));
     if (found) name = found;
   }
-  const dir = join(projects, name);
+  return join(projects, name);
+}
+
+/** The newest `*.jsonl` of a project's transcript directory, or why there is none. */
+export function newestTranscript(
+  projectDir: string,
+  homeDir: string,
+  env: Record<string, string | undefined>,
+): { path: string; mtimeMs: number; size: number } | { missing: string } {
+  const dir = transcriptDir(projectDir, homeDir, env);
   let best: { path: string; mtimeMs: number; size: number } | null = null;
   for (const entry of safeList(dir)) {
     if (!entry.endsWith(".jsonl")) continue;
@@ -54,8 +60,10 @@ export function newestTranscript(
 
 /**
  * The executable a hook command runs (behind the guard of a shared install too), with
- * `$CLAUDE_PROJECT_DIR` and `~`/`$HOME` filled in; a bare name is looked up on `PATH` (returned as
- * is when not found).
+ * `$CLAUDE_PROJECT_DIR` and `~`/`$HOME` filled in and a relative path taken from the project (where
+ * Claude Code runs hooks); a bare name is looked up in the absolute `PATH` entries only (returned
+ * as is when not found): a relative entry (`.`, `bin`, an empty one) would find a file of whatever
+ * directory doctor runs in (issue #36, N1).
  */
 export function commandBinary(
   command: string,
@@ -66,10 +74,10 @@ export function commandBinary(
   const word = firstWord(unguard(command).command).word
     .replace(PROJECT_DIR_VAR, () => projectDir)
     .replace(HOME_VAR, () => homeDir);
-  if (word.includes("/") || word.includes("\\")) return word;
+  if (word.includes("/") || word.includes("\\")) return resolve(projectDir, word);
   const win = process.platform === "win32";
   for (const dir of (env.PATH ?? env.Path ?? "").split(win ? ";" : ":")) {
-    if (!dir) continue;
+    if (!dir || !isAbsolute(dir)) continue;
     for (const name of win ? [word, word + ".exe"] : [word]) {
       try {
         if (statSync(join(dir, name)).isFile()) return join(dir, name);
@@ -94,6 +102,21 @@ export function safeList(dir: string): string[] {
  */
 export function readJson(path: string, maxBytes = 4 * 1024 * 1024): unknown {
   const read = readPrivateFile(path, { maxBytes, requireOwner: false, followLinks: true });
+  if (!read.ok) return null;
+  try {
+    return JSON.parse(read.text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A JSON file of the project (`path` absolute, or relative to `projectDir`), read only when it
+ * resolves inside the project and has one link (`readProjectFile`); null otherwise, or when it is
+ * too large, not a regular file or not JSON.
+ */
+export function readProjectJson(projectDir: string, path: string, maxBytes = 4 * 1024 * 1024): unknown {
+  const read = readProjectFile(projectDir, path, { maxBytes });
   if (!read.ok) return null;
   try {
     return JSON.parse(read.text);

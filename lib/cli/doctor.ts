@@ -33,6 +33,7 @@ import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_d
 import { asksHelp, failure, usageError } from "./_usage.ts";
 import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
 import { containedPath, outsideLine } from "./_contained.ts";
+import { binaryTrust, type SettingsScope } from "./_doctor_trust.ts";
 
 /** The verdict of one check. */
 export type DoctorStatus = "pass" | "warn" | "fail";
@@ -65,7 +66,10 @@ const HELP = `Usage: rehydrate doctor [--project DIR] [--json] [--no-latency]
 Checks the installation and prints one pass/warn/fail line per check; exits 1
 when anything fails.
 
-  binary       the binaries the settings name exist, run, and print their version
+  binary       the binaries the settings name exist; this binary, and one your
+               own ~/.claude/settings.json names outside the project that only
+               you can write, run and print their version; any other binary
+               (one a project's settings name) is named, never run
   settings     the project's local and shared settings and the user's register
                the hooks the workflows need, once, with timeouts in seconds
   config       .claude/rehydrate.json files are valid (unknown keys and bad
@@ -77,8 +81,9 @@ when anything fails.
                that links out of the project fails, named but not read
   state        the state directory is 0700 and ours, its files 0600
   transcript   the newest transcript of the project is readable
-  latency      each installed hook, 5 runs against the binary's --version, in a
-               scratch project (nothing in yours is touched); medians in ms
+  latency      each installed hook of a binary doctor may run, 5 runs against
+               its --version, in a scratch project (nothing in yours is
+               touched); medians in ms
 
 Options:
   --project DIR   the project to check (default: the current directory)
@@ -121,7 +126,7 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
   const workflows = detectWorkflows(projectDir, loaded).filter((f) => f.used).map((f) => f.workflow);
 
   // Settings, and from them the binaries.
-  const scopes: { name: string; file: string; entries: OurEntry[] }[] = [];
+  const scopes: { name: SettingsScope; file: string; entries: OurEntry[] }[] = [];
   for (const scope of ["local", "shared", "user"] as const) {
     const file = settingsPath(scope, { projectDir, homeDir: env.homeDir });
     const user = scope === "user";
@@ -178,7 +183,8 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
 
   let latency: HookLatency[] = [];
   if (!opts.flags.has("--no-latency")) {
-    const entries = scopes.find((s) => s.entries.length)?.entries ?? [];
+    // Every scope's entries, each hook once, and only a binary doctor may run (checkBinaries).
+    const entries = scopes.flatMap((s) => s.entries);
     const seen = new Set<string>();
     const targets: { hook: string; binary: string; timeout?: number }[] = [];
     for (const e of entries) {
@@ -299,73 +305,99 @@ function checkSettings(
   }
 }
 
-/** Checks every binary the settings name (and this one); returns which of them can run. */
+/**
+ * Checks every binary the settings name (and this one); returns which of them can run. Only this
+ * binary, or one the user's own settings name that nobody else can write, is ever run
+ * (`_doctor_trust.ts`); another is named, "not run", and said not to be this rehydrate.
+ */
 function checkBinaries(
-  scopes: { entries: OurEntry[] }[],
+  scopes: { name: SettingsScope; file: string; entries: OurEntry[] }[],
   projectDir: string,
   env: ResolvedEnv,
   options: CliDoctorOptions,
   add: Add,
 ): Map<string, boolean> {
   const runnable = new Map<string, boolean>();
+  const exec = options.execPath ?? process.execPath;
   if (isVirtualPath(options.moduleUrl ?? import.meta.url)) {
-    const exec = options.execPath ?? process.execPath;
     add("pass", "binary", `this binary: ${realOr(exec)} (${VERSION})`);
   }
-  for (const e of scopes.flatMap((s) => s.entries)) {
-    const binary = commandBinary(e.command, projectDir, env.homeDir, env.env);
-    if (runnable.has(binary)) continue;
-    if (!existsSync(binary) && e.guarded) {
-      // A shared install's guard skips a missing binary silently: nothing breaks, nothing runs.
-      runnable.set(binary, false);
+  for (const scope of scopes) {
+    for (const e of scope.entries) {
+      const binary = commandBinary(e.command, projectDir, env.homeDir, env.env);
+      if (runnable.has(binary)) continue;
+      if (!existsSync(binary) && e.guarded) {
+        // A shared install's guard skips a missing binary silently: nothing breaks, nothing runs.
+        runnable.set(binary, false);
+        add(
+          "warn",
+          "binary",
+          `${binary} (from the shared settings) is not on this machine, so its hooks do nothing here; put it on PATH or run rehydrate install`,
+        );
+        continue;
+      }
+      if (!existsSync(binary)) {
+        runnable.set(binary, false);
+        add(
+          "fail",
+          "binary",
+          `${binary} (from "${e.command}") does not exist; run rehydrate install to point the settings at this binary`,
+        );
+        continue;
+      }
+      const trust = binaryTrust(binary, { scope: scope.name, execPath: exec, projectDir, platform: env.platform });
+      if (!trust.run) {
+        runnable.set(binary, false);
+        const hooks = scope.entries.filter((o) =>
+          commandBinary(o.command, projectDir, env.homeDir, env.env) === binary
+        );
+        add(
+          "warn",
+          "binary",
+          `${scope.file} names ${binary}, not run: ${trust.why}; its entries (${
+            hooks.map((o) => `${o.event}:${o.hook}`).join(", ")
+          }) are not this rehydrate's`,
+        );
+        continue;
+      }
+      if (trust.why === "this binary") {
+        runnable.set(binary, true);
+        add("pass", "binary", `${binary} ${VERSION}`);
+        continue;
+      }
+      try {
+        accessSync(binary, constants.X_OK);
+      } catch {
+        runnable.set(binary, false);
+        add("fail", "binary", `${binary} is not executable; chmod +x it`);
+        continue;
+      }
+      const r = spawnSync(binary, ["--version"], {
+        encoding: "utf8",
+        timeout: 15_000,
+        env: env.env as Record<string, string>,
+      });
+      const version = (r.stdout ?? "").trim();
+      if (r.error || r.status !== 0 || version === "") {
+        runnable.set(binary, false);
+        add(
+          "fail",
+          "binary",
+          `${binary} --version failed (${
+            r.error ? (r.error as { code?: string }).code ?? r.error.message : `exit ${r.status}`
+          }); reinstall the binary`,
+        );
+        continue;
+      }
+      runnable.set(binary, true);
       add(
-        "warn",
+        version === VERSION ? "pass" : "warn",
         "binary",
-        `${binary} (from the shared settings) is not on this machine, so its hooks do nothing here; put it on PATH or run rehydrate install`,
+        `${binary} ${version}${
+          version === VERSION ? "" : ` (this rehydrate is ${VERSION}: run rehydrate install to upgrade the entries)`
+        }`,
       );
-      continue;
     }
-    if (!existsSync(binary)) {
-      runnable.set(binary, false);
-      add(
-        "fail",
-        "binary",
-        `${binary} (from "${e.command}") does not exist; run rehydrate install to point the settings at this binary`,
-      );
-      continue;
-    }
-    try {
-      accessSync(binary, constants.X_OK);
-    } catch {
-      runnable.set(binary, false);
-      add("fail", "binary", `${binary} is not executable; chmod +x it`);
-      continue;
-    }
-    const r = spawnSync(binary, ["--version"], {
-      encoding: "utf8",
-      timeout: 15_000,
-      env: env.env as Record<string, string>,
-    });
-    const version = (r.stdout ?? "").trim();
-    if (r.error || r.status !== 0 || version === "") {
-      runnable.set(binary, false);
-      add(
-        "fail",
-        "binary",
-        `${binary} --version failed (${
-          r.error ? (r.error as { code?: string }).code ?? r.error.message : `exit ${r.status}`
-        }); reinstall the binary`,
-      );
-      continue;
-    }
-    runnable.set(binary, true);
-    add(
-      version === VERSION ? "pass" : "warn",
-      "binary",
-      `${binary} ${version}${
-        version === VERSION ? "" : ` (this rehydrate is ${VERSION}: run rehydrate install to upgrade the entries)`
-      }`,
-    );
   }
   return runnable;
 }

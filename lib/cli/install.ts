@@ -49,9 +49,10 @@ Registers rehydrate's hooks in one of Claude Code's settings files:
              Code keeps it out of git); commands name this binary by its path
   --shared   <DIR>/.claude/settings.json, the file teams commit: each command
              runs the binary inside the project ("$CLAUDE_PROJECT_DIR"/...)
-             when it lies there, else rehydrate on PATH, and exits 0 silently
-             on a machine without it, so a teammate without rehydrate sees
-             nothing
+             when it lies there (a project-local npm install's through
+             node_modules/.bin/rehydrate), else rehydrate on PATH, and exits
+             0 silently on a machine without it, so a teammate without
+             rehydrate sees nothing
   --user     ~/.claude/settings.json: every project of yours
 (default DIR: the current directory). Existing hooks, other keys, key order
 and formatting are kept; running it again changes nothing; an upgrade (another
@@ -226,11 +227,19 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
 /**
  * The command prefix of a shared install: the binary relative to `"$CLAUDE_PROJECT_DIR"` when it
  * lies inside the project (a checked-in or built binary), else its name (`rehydrate`, without
- * `.exe`) looked up on PATH: never an absolute path of this machine.
+ * `.exe`) looked up on PATH: never an absolute path of this machine. A binary of the project's
+ * `node_modules` (a project-local npm install) is this platform's package, which teammates on
+ * another platform do not have, at a path whatever file each teammate has there would run from:
+ * the command names npm's `node_modules/.bin/rehydrate` when the project has it, which each
+ * machine's npm links to its own binary, else `rehydrate` on PATH (issue #36, I3).
  */
 function sharedPrefix(binary: string, options: { projectDir: string; platform: string }): string {
   const inside = commandPrefix(binary, options);
-  if (inside.startsWith('"$CLAUDE_PROJECT_DIR')) return inside;
+  if (inside.startsWith('"$CLAUDE_PROJECT_DIR')) {
+    if (!inside.includes("/node_modules/")) return inside;
+    const bin = join(options.projectDir, "node_modules", ".bin", "rehydrate");
+    return existsSync(bin) ? '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/rehydrate' : "rehydrate";
+  }
   const name = binary.slice(Math.max(binary.lastIndexOf("/"), binary.lastIndexOf("\\")) + 1).replace(/\.exe$/i, "");
   return quoteShellPath(name, options.platform);
 }

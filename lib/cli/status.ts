@@ -16,9 +16,17 @@ import {
 import { listOurEntries } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
-import { checkpointFiles, newestTranscript, readJson, safeList } from "./_doctor_files.ts";
+import {
+  checkpointFiles,
+  newestTranscript,
+  readJson,
+  readProjectJson,
+  safeList,
+  transcriptDir,
+} from "./_doctor_files.ts";
 import { currentSessionSnapshot } from "../session/current_snapshot.ts";
 import { renderSessionElement } from "../session/session_element.ts";
+import { sessionMark } from "../session/session_mark.ts";
 import { isOpenTask } from "../session/tasks.ts";
 import { containedPath, outsideLine } from "./_contained.ts";
 
@@ -36,7 +44,7 @@ export interface StatusReport {
   } | null;
   /** Orchestration checkpoints not acknowledged yet. */
   pendingCheckpoints: { file: string; id: string; createdAt: string | null }[];
-  /** One-shot re-read markers waiting in the state directory. */
+  /** One-shot re-read markers waiting in the state directory, of this project's sessions only. */
   pendingMarkers: { file: string; sessionId: string | null; createdAt: string | null; files: number }[];
   /** The newest session of the project, or null when there is no transcript. */
   latestSession: {
@@ -91,8 +99,8 @@ const HELP = `Usage: rehydrate status [--project DIR] [--json] [--verbose]
 What rehydrate knows about a project right now: where its hooks are registered
 (the project's local and shared settings, the user's), the workflows detected, the
 last detection PreCompact saved (active project and confidence), checkpoints
-not acknowledged yet, re-read markers waiting, how full the context window
-of the newest session is, and what the agent would get after its next
+not acknowledged yet, the re-read markers of this project's sessions still
+waiting, how full the context window of the newest session is, and what the agent would get after its next
 compaction (the <session-context> element; nothing is written). A state
 file or checkpoints folder that links out of the project is named, not read.
 
@@ -152,7 +160,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   const stateFile = join(projectDir, config.projects.stateFile);
   const stateAt = containedPath(projectDir, stateFile);
   if (stateAt.kind === "outside") report.refused.push(config.projects.stateFile);
-  const state = stateAt.kind === "inside" ? record(readJson(stateAt.real)) : null;
+  const state = stateAt.kind === "inside" ? record(readProjectJson(projectDir, stateAt.real)) : null;
   if (state) {
     report.lastDetection = {
       file: stateFile,
@@ -169,7 +177,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   for (const file of checkpoints) {
     const at = containedPath(projectDir, file);
     if (at.kind === "outside") report.refused.push(`${config.orchestration.stateDir}/checkpoints/${basename(file)}`);
-    const cp = at.kind === "inside" ? record(readJson(at.real)) : null;
+    const cp = at.kind === "inside" ? record(readProjectJson(projectDir, at.real)) : null;
     if (cp && cp.acknowledged !== true) {
       report.pendingCheckpoints.push({
         file,
@@ -179,8 +187,15 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     }
   }
   const dir = stateDir({ env: env.env, homeDir: env.homeDir, platform: env.platform, configured: config.stateDir });
+  // This project's sessions only: those whose transcript Claude Code keeps under this project
+  // (the state directory holds every project's markers; issue #36, I5).
+  const sessions = new Set<string>();
+  for (const name of safeList(transcriptDir(projectDir, env.homeDir, env.env))) {
+    const key = name.endsWith(".jsonl") ? sessionKey(name.slice(0, -".jsonl".length)) : null;
+    if (key !== null) sessions.add(`${key}.json`);
+  }
   for (const name of safeList(join(dir, "markers"))) {
-    if (!name.endsWith(".json")) continue;
+    if (!sessions.has(name)) continue;
     const file = join(dir, "markers", name);
     const m = record(readJson(file, 256 * 1024));
     report.pendingMarkers.push({
@@ -227,7 +242,8 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     });
     const snap = current.snapshot;
     report.nextCompaction = {
-      element: renderSessionElement(snap, { maxChars }),
+      // The session's mark when it has one; status writes none.
+      element: renderSessionElement(snap, { maxChars, mark: sessionMark(dir, sessionId) }),
       maxChars,
       rebuilt: current.rebuilt,
       openTasks: snap.tasks.filter(isOpenTask).length,

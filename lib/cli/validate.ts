@@ -6,6 +6,7 @@ import { checkManifestText } from "../projects/manifest_text.ts";
 import { fieldName, issueSegments, type LocatedIssue, locateJson } from "../projects/locate.ts";
 import { SCHEMAS as ALL } from "./_schemas.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
 import { upgradeLegacyState } from "../projects/legacy_state.ts";
 import { containedPath, namedInside } from "./_contained.ts";
 
@@ -132,11 +133,19 @@ export function cliValidate(args: string[], io: CliIo, options: { cwd?: string }
       io.out(`${file}: not read: it resolves outside ${cwd} (a symbolic link)\n`);
       continue;
     }
-    const { kind: found, issues, legacy } = validateFile(
-      file,
-      kind,
-      at?.kind === "inside" ? at.real : resolve(cwd, file),
-    );
+    const inside = at?.kind === "inside" ? at.real : null;
+    // Inside the directory, the one read primitive of project paths: one link only (issue #36).
+    const read = inside !== null ? projectText(cwd, inside) : readPrivateFile(resolve(cwd, file), {
+      maxBytes: MAX_BYTES,
+      requireOwner: false,
+      followLinks: true,
+    });
+    if (!read.ok && read.reason === "hard_link") {
+      failed++;
+      io.out(`${file}: not read: it has a second hard link (it could be any file of the user's)\n`);
+      continue;
+    }
+    const { kind: found, issues, legacy } = validateFile(file, kind, read);
     if (issues.length === 0) {
       // Legacy input is accepted (SessionStart reads it too); `rehydrate migrate` upgrades it.
       if (quiet) continue;
@@ -159,9 +168,26 @@ interface FileResult {
   legacy?: string[];
 }
 
-function validateFile(file: string, forced: ValidateKind | null, readFrom: string): FileResult {
-  // Bounded and non-blocking: a FIFO, a device or a huge file named here is refused, never read.
-  const read = readPrivateFile(readFrom, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
+/** A file inside `cwd` read by `readProjectFile`, in `readPrivateFile`'s terms. */
+function projectText(
+  cwd: string,
+  real: string,
+): { ok: true; text: string } | { ok: false; reason: string; message: string } {
+  const r = readProjectFile(cwd, real, { maxBytes: MAX_BYTES });
+  if (r.ok) return r;
+  if (r.problem === "outside") return { ok: false, reason: "hard_link", message: "" };
+  return { ok: false, reason: r.problem, message: r.problem.replace("_", " ") };
+}
+
+/**
+ * Checks what was read of `file`. Bounded and non-blocking: a FIFO, a device or a huge file named
+ * here was refused, never read.
+ */
+function validateFile(
+  file: string,
+  forced: ValidateKind | null,
+  read: { ok: true; text: string } | { ok: false; reason: string; message: string },
+): FileResult {
   if (!read.ok) {
     if (read.reason === "too_large") {
       return {

@@ -6,6 +6,7 @@ import { configSchema, HOME_EXPANDED_KEYS } from "./config_schema.ts";
 import { defaultConfig } from "./default_config.ts";
 import { describeJsonError } from "./json_syntax_error.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
 
 /** A switch that may also be left to rehydrate: `"auto"` decides from what is on disk. */
 export type TriState = "auto" | boolean;
@@ -188,11 +189,28 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   expandHomeKeys(config as unknown as Record<string, unknown>, HOME_EXPANDED_KEYS, home);
   return { config, issues, sources };
 
+  function projectRead(file: string): { ok: true; text: string } | { ok: false; reason: string; message: string } {
+    const r = readProjectFile(projectDir, file, { maxBytes: MAX_CONFIG_BYTES });
+    if (r.ok) return r;
+    return {
+      ok: false,
+      reason: r.problem,
+      message: r.problem === "outside"
+        ? `${file} resolves outside the project or has a second hard link; not read`
+        : `${file}: ${r.problem.replace("_", " ")}`,
+    };
+  }
+
   function applyFile(file: string, required: boolean, project = false): void {
     // Most users have no config file; a failed read costs an exception, a check does not.
     if (!required && !existsSync(file)) return;
-    // A link to /dev/zero or a FIFO in a cloned repository must not hang every hook.
-    const read = readPrivateFile(file, { maxBytes: MAX_CONFIG_BYTES, requireOwner: false, followLinks: true });
+    // A link to /dev/zero or a FIFO in a cloned repository must not hang every hook, and the
+    // project's file is read only inside the project, with one link (issue #36, rule 6).
+    const read = project ? projectRead(file) : readPrivateFile(file, {
+      maxBytes: MAX_CONFIG_BYTES,
+      requireOwner: false,
+      followLinks: true,
+    });
     if (!read.ok) {
       if (read.reason === "missing") {
         if (required) issues.push({ code: "not_found", file, path: "", message: "Cannot find the config file" });

@@ -1,4 +1,5 @@
 import { parseFrontmatter } from "../yaml/parse_frontmatter.ts";
+import { markdownHeading } from "../yaml/markdown_heading.ts";
 import { readUserFile } from "../state/files.ts";
 
 /** What {@linkcode dispatchFile} found in a dispatch file. */
@@ -44,9 +45,11 @@ export const FINISHED_STATUSES: ReadonlySet<string> = new Set([
 ]);
 
 // `Status: x`, `- **Status:** x`, `**Status**: x`, `| Status | x |` are all seen in hand-written tickets.
-const STATUS_LINE =
-  /^\s*(?:[-*]\s+)?(?:\|\s*)?(?:\*\*|__)?status(?:\*\*|__)?\s*(?::|\|)\s*(?:\*\*|__)?\s*:?\s*(.*?)\s*\|?\s*$/i;
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+// The value is what follows, without the whitespace and the one `|` that end the line: cut by
+// statusValue(), not by a lazy `(.*?)\s*\|?\s*$`, which went back over trailing whitespace from every
+// character of the value (issue #36, N3).
+const STATUS_LINE = /^\s*(?:[-*]\s+)?(?:\|\s*)?(?:\*\*|__)?status(?:\*\*|__)?\s*(?::|\|)\s*(?:\*\*|__)?\s*:?\s*/i;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 const EMPHASIS = /[*_`]/g;
 // A trailing note after the status word: ` (since Monday)`, ` [x]`, ` — waiting`, ` - blocked on y`.
 const NOTE = /\s[(\[—–]|\s-\s/;
@@ -91,11 +94,11 @@ export function dispatchFile(path: string, options: DispatchFileOptions = {}): D
   let seenProgress = false;
   let statusSectionPending = false;
   for (const line of lines) {
-    const h = HEADING.exec(line);
+    const h = markdownHeading(line);
     // Level 1 and 2 headings open sections; deeper ones belong to the section they are in.
-    if (h && h[1].length <= 2) {
-      if (h[1].length === 1 && title === null) title = h[2].trim();
-      section = h[2].replace(EMPHASIS, "").trim().toLowerCase();
+    if (h && h.level <= 2) {
+      if (h.level === 1 && title === null) title = h.text.trim();
+      section = h.text.replace(EMPHASIS, "").trim().toLowerCase();
       if (section === "progress") seenProgress = true;
       statusSectionPending = section === "status" && status === null;
       if (!seenProgress) before.push(line);
@@ -117,11 +120,20 @@ export function dispatchFile(path: string, options: DispatchFileOptions = {}): D
       }
       continue;
     }
-    const m = STATUS_LINE.exec(line);
-    if (m && m[1]) status = normaliseStatus(m[1]);
+    const value = statusValue(line);
+    if (value) status = normaliseStatus(value);
   }
   const contract = (contractLines.length > 0 ? contractLines : before).join("\n").trim();
   return { path, title, status, active: status !== null && !FINISHED_STATUSES.has(status), contract, progress };
+}
+
+/** The value of a `Status: x` line (bold, list and table forms too), or null for another line. */
+function statusValue(line: string): string | null {
+  const m = STATUS_LINE.exec(line);
+  if (m === null) return null;
+  let value = line.slice(m[0].length).trimEnd();
+  if (value.endsWith("|")) value = value.slice(0, -1).trimEnd();
+  return LINE_BREAK.test(value) ? null : value;
 }
 
 function normaliseStatus(value: string): string | null {

@@ -3,6 +3,7 @@ import { dispatchActiveFiles } from "./active_files.ts";
 import { dispatchFile } from "./dispatch_file.ts";
 import type { RereadItem } from "./_reason.ts";
 import type { SessionRole } from "./session_role.ts";
+import { safeId } from "../redact/safe_name.ts";
 
 /**
  * The files a dispatch session re-reads after a compaction: for a handler its state file, then
@@ -20,15 +21,16 @@ export function roleRereadItems(ctx: HookContext, role: SessionRole): RereadItem
   if (role.role === "handler") {
     const { stateFile, dispatches } = dispatchActiveFiles(ctx);
     if (stateFile !== null) items.push({ path: stateFile, note: "handler state" });
-    for (const d of dispatches) {
-      items.push({ path: d.path, note: `active dispatch${d.title ? `: ${d.title}` : ""}, status ${d.status}` });
-    }
+    // The title is the file's free text: the reason names the file and its status word only.
+    for (const d of dispatches) items.push({ path: d.path, note: `active dispatch${statusNote(d.status)}` });
   } else if (role.role === "worker") {
     const d = dispatchFile(role.dispatchFile);
-    items.push({
-      path: role.dispatchFile,
-      note: `your dispatch file: contract + ## Progress${d?.status ? `, status ${d.status}` : ""}`,
-    });
+    items.push({ path: role.dispatchFile, note: `your dispatch file: contract + ## Progress${statusNote(d?.status)}` });
   }
   return items;
+}
+
+/** `, status <word>` when the status is one word of the identifier grammar, else nothing. */
+function statusNote(status: string | null | undefined): string {
+  return status && safeId(status, "") ? `, status ${status}` : "";
 }

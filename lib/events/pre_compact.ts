@@ -7,7 +7,7 @@ import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
 import { guard } from "./_guard.ts";
 import type { projectPreCompact } from "../projects/pre_compact.ts";
-import { safeId } from "../projects/safe_name.ts";
+import { safeId } from "../redact/safe_name.ts";
 import type { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
 import type { roleRereadItems } from "../dispatch/role_items.ts";
 import { sessionPreCompact } from "../session/pre_compact.ts";

@@ -26,6 +26,7 @@ export {
   rmSync,
   statSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
   writeSync,
 } from "node:fs";

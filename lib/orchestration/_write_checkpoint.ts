@@ -1,6 +1,6 @@
 import type { HookContext } from "../hook/handle_hook.ts";
 import { contextFill } from "../transcript/context_fill.ts";
-import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
 import { redact } from "../redact/redact.ts";
 import { redactValue } from "../redact/redact_value.ts";
 import type { ResumptionState } from "./resumption.ts";
@@ -98,7 +98,7 @@ function fillBeforeCompaction(
     });
     if (fill.source !== "none") return { fraction: round4(fill.fraction), tokens: fill.tokens, window: fill.window };
   }
-  const read = readPrivateFile(rt.paths.monitorStatePath, { maxBytes: 64 * 1024 });
+  const read = readProjectFile(rt.paths.stateDir, MONITOR_STATE_FILE, { maxBytes: 64 * 1024 });
   if (read.ok) {
     try {
       const st = JSON.parse(read.text) as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { readdirSync } from "../node/fs.ts";
 import { join } from "../node/path.ts";
-import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
 
 /** A pending decision in a checkpoint. */
 export interface CheckpointDecision {
@@ -81,8 +81,9 @@ export function listCheckpoints(dir: string): CheckpointEntry[] {
     const m = CHECKPOINT_NAME.exec(name);
     if (!m) continue;
     const path = join(dir, name);
-    const read = readPrivateFile(path, { maxBytes: 1024 * 1024 });
-    if (!read.ok && read.reason === "missing") continue;
+    // The repository's file: inside the checkpoints folder and with one link (issue #36, rule 6).
+    const read = readProjectFile(dir, name, { maxBytes: 1024 * 1024 });
+    if (!read.ok && read.problem === "missing") continue;
     let data: Checkpoint | null = null;
     if (read.ok) {
       try {

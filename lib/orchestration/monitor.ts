@@ -1,7 +1,8 @@
 import { statSync } from "../node/fs.ts";
 import type { HookContext } from "../hook/handle_hook.ts";
 import { type ContextFill, contextFill } from "../transcript/context_fill.ts";
-import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
+import { MONITOR_STATE_FILE } from "./paths.ts";
 import { redact } from "../redact/redact.ts";
 import { xmlElement } from "../xml/xml_element.ts";
 import { renderXml } from "../xml/render_xml.ts";
@@ -117,7 +118,7 @@ export function orchestrationPromptContext(
       runNewest = { id: e.id, createdAt: e.data.created_at };
     }
   }
-  const previous = readPrivateFile(rt.paths.monitorStatePath, { maxBytes: 64 * 1024 });
+  const previous = readProjectFile(rt.paths.stateDir, MONITOR_STATE_FILE, { maxBytes: 64 * 1024 });
   let prior: Partial<ContextMonitorState> | null = null;
   if (previous.ok) {
     try {

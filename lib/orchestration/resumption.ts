@@ -2,7 +2,8 @@ import { parseYaml } from "../yaml/parse_yaml.ts";
 import { redact } from "../redact/redact.ts";
 import { secretKeyKind } from "../redact/secret_key_name.ts";
 import { clip, oneLine } from "./format.ts";
-import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
+import { dirname } from "../node/path.ts";
 
 /** One decision carried forward (`resumption.decisions[]`). */
 export interface ResumptionDecision {
@@ -106,6 +107,11 @@ export interface ReadOrchestrationResumptionOptions {
   maxBytes?: number;
   /** Parse this text instead of reading the file (e.g. the content before an edit). */
   text?: string;
+  /**
+   * The folder the file must resolve inside (with one link), as `readProjectFile` reads every
+   * project path. Default: the run's own folder.
+   */
+  root?: string;
 }
 
 const SHORT = 200;
@@ -135,12 +141,12 @@ export function readOrchestrationResumption(
   let text = options.text;
   if (text === undefined) {
     const maxBytes = options.maxBytes ?? 1024 * 1024;
-    // Never blocks on a FIFO nor reads a link to /dev/zero forever.
-    const read = readPrivateFile(path, { maxBytes, requireOwner: false, followLinks: true });
+    // Never blocks on a FIFO nor reads a link to /dev/zero forever, nor a file linked in from outside.
+    const read = readProjectFile(options.root ?? dirname(path), path, { maxBytes });
     if (!read.ok) {
       return fail(
         state,
-        read.reason === "too_large" ? "too_large" : read.reason === "missing" ? "missing" : "unreadable",
+        read.problem === "too_large" ? "too_large" : read.problem === "missing" ? "missing" : "unreadable",
       );
     }
     text = read.text;

@@ -8,7 +8,7 @@ import { clip } from "./format.ts";
 import { isOrchestrationFile } from "./paths.ts";
 import { orchRuntime } from "./_runtime.ts";
 import { checkStaleness } from "./_stale.ts";
-import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
 
 const WRITERS = new Set(["Write", "Edit", "MultiEdit"]);
 const MAX_BYTES = 1024 * 1024;
@@ -44,7 +44,7 @@ export function orchestrationPostToolUse(ctx: HookContext<"PostToolUse">): strin
   const run = rt.layout.runs.find((r) => resolve(r.path) === absolute);
   if (run === undefined) return null;
 
-  const read = readPrivateFile(run.path, { maxBytes: MAX_BYTES, requireOwner: false, followLinks: true });
+  const read = readProjectFile(ctx.projectDir, run.path, { maxBytes: MAX_BYTES });
   const text: string | null = read.ok ? read.text : null;
   const state = readOrchestrationResumption(
     run.path,

@@ -2,9 +2,10 @@
 // session and marks it delivered. The per-session copy in the private state directory comes
 // first; the flat workspace file is used only when its session_id is this session's, so another
 // session's state is never consumed.
-import { dirname, join, resolve } from "../node/path.ts";
+import { dirname, join } from "../node/path.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
+import { readProjectFile } from "../state/read_project_file.ts";
 import { sessionKey } from "../state/session_key.ts";
 import { validateSchema } from "../schema/validate_schema.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
@@ -60,8 +61,10 @@ export function readSessionState(
       invalid = { kind: "invalid", where: "session", detail: r.message };
     }
   }
-  const flatPath = resolve(where.projectDir, where.stateFile);
-  const r = readPrivateFile(flatPath, { maxBytes: 256 * 1024 });
+  // The repository's own file: read only where it resolves inside the project, with one link (a
+  // linked folder or a hard link would let <resume-status> say whether any file of the user's
+  // exists and is JSON; issue #36, N5).
+  const r = readProjectFile(where.projectDir, where.stateFile, { maxBytes: 256 * 1024 });
   if (r.ok) {
     const parsed = parseState(r.text);
     if (typeof parsed === "string") {

@@ -2,7 +2,7 @@
 // and calm: the whole context has under 10,000 characters, and shouting does not help a model
 // follow instructions.
 import { type XmlElement, xmlElement } from "../xml/xml_element.ts";
-import { safeId, safePath } from "./safe_name.ts";
+import { safeId, safePath } from "../redact/safe_name.ts";
 
 /**
  * The routing rules of `<core-routing>` (docs/projects.md, "Startup mode"): the design's primary

@@ -16,7 +16,7 @@ import { usesProjectsLayout } from "./uses_projects_layout.ts";
 import { validateSchema } from "../schema/validate_schema.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { quoteLine } from "../redact/quote_line.ts";
-import { safeId, safePath } from "./safe_name.ts";
+import { safeId, safePath } from "../redact/safe_name.ts";
 
 /** What the project workflow saved before a compaction. */
 export interface ProjectPreCompactResult {

@@ -2,21 +2,12 @@
 // lib/projects/session_start.ts, lib/projects/scan_skills.ts): resolving a path a user's file names and reading it
 // without ever leaving the folder it must stay in, following a link out, blocking on a FIFO or
 // swallowing a huge file.
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "../node/fs.ts";
+import { realpathSync, statSync } from "../node/fs.ts";
 import { isAbsolute, relative, resolve, sep } from "../node/path.ts";
+import { type ProjectFileProblem, readProjectFile } from "../state/read_project_file.ts";
 
 /** Why a path was refused or could not be read. A closed set. */
-export type ProjectFileProblem =
-  /** `..` or an absolute path that leaves the root, or a symbolic link resolving outside it. */
-  | "outside"
-  /** Nothing there. */
-  | "missing"
-  /** A FIFO, socket, device or directory. */
-  | "not_regular"
-  /** Larger than the size cap. */
-  | "too_large"
-  /** Any other I/O error. */
-  | "unreadable";
+export type { ProjectFileProblem } from "../state/read_project_file.ts";
 
 /** A path resolved inside a root: `rel` uses `/` and never starts with `..`. */
 export interface ResolvedProjectPath {
@@ -24,7 +15,6 @@ export interface ResolvedProjectPath {
   rel: string;
 }
 
-const O_NONBLOCK = (constants as Record<string, number>).O_NONBLOCK ?? 0;
 const BACKSLASH = /\\/g;
 
 /** `rel` with `/` separators. */
@@ -66,52 +56,13 @@ export interface ReadInsideOptions {
 }
 
 /**
- * Reads `abs` (already resolved inside `root`) when its real path is still inside the real
- * root, it is a regular file and not over `maxBytes`. Opens non-blocking, so a FIFO put in
- * place of a file cannot hang the hook, and checks the opened descriptor, not the name.
- * Never throws.
+ * Reads `abs` (already resolved inside `root`) through the one read primitive for project paths,
+ * `readProjectFile` of lib/state/read_project_file.ts: its real path still inside the real root,
+ * a regular file with one link, not over `maxBytes`, opened non-blocking. Never throws.
  */
 export function readInside(root: string, abs: string, options: ReadInsideOptions = {}): ReadInsideResult {
-  let real: string;
-  let realRoot: string;
-  try {
-    realRoot = options.realRoot ?? realpathSync(root);
-    real = realpathSync(abs);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    return { ok: false, problem: code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unreadable" };
-  }
-  if (!isInside(realRoot, real) || real === realRoot) return { ok: false, problem: "outside" };
-  let fd: number;
-  try {
-    fd = openSync(real, constants.O_RDONLY | O_NONBLOCK);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, problem: "missing" };
-    if (code === "EISDIR" || code === "ENXIO") return { ok: false, problem: "not_regular" };
-    return { ok: false, problem: "unreadable" };
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { ok: false, problem: "not_regular" };
-    // A file with a second hard link may be any file of the user's, linked in from outside.
-    if (st.nlink > 1) return { ok: false, problem: "outside" };
-    if (options.maxBytes !== undefined && st.size > options.maxBytes) return { ok: false, problem: "too_large" };
-    const want = Math.min(st.size, options.headBytes ?? st.size);
-    const buf = new Uint8Array(want);
-    let at = 0;
-    while (at < want) {
-      const n = readSync(fd, buf, at, want - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    const complete = at >= st.size;
-    return { ok: true, text: new TextDecoder().decode(buf.subarray(0, at)), size: st.size, complete };
-  } catch {
-    return { ok: false, problem: "unreadable" };
-  } finally {
-    closeSync(fd);
-  }
+  const r = readProjectFile(root, abs, options);
+  return r.ok ? { ok: true, text: r.text, size: r.size, complete: r.complete } : r;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readInside, resolveInside } from "./read_file.ts";
+import { markdownHeading } from "../yaml/markdown_heading.ts";
 
 /** What a project's steps file says about its progress. */
 export interface ProjectSteps {
@@ -31,7 +32,6 @@ export interface ReadStepsOptions {
 
 const DEFAULT_NAMES = ["01-planning/04-steps.md", "01-planning/steps.md"];
 const CHECKBOX = /^\s{0,12}(?:[-*+]|\d{1,3}[.)])\s+\[([ xX])\]\s?(.*)$/;
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const PHASE_ONE = /^phase\s*(?:1|one|i)\b/i;
 const PHASE_ANY = /^phase\b/i;
 const FENCE = /^\s{0,3}(```|~~~)/;
@@ -82,10 +82,10 @@ function countSteps(text: string): Omit<ProjectSteps, "file"> {
       continue;
     }
     if (inFence) continue;
-    const h = HEADING.exec(line);
+    const h = markdownHeading(line);
     if (h !== null) {
-      const level = h[1].length;
-      const title = h[2].replace(EMPHASIS, "");
+      const level = h.level;
+      const title = h.text.replace(EMPHASIS, "");
       if (phaseLevel > 0 && (level <= phaseLevel || PHASE_ANY.test(title))) phaseLevel = 0;
       if (!phaseSeen && PHASE_ONE.test(title)) {
         phaseSeen = true;

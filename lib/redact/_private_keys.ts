@@ -6,6 +6,8 @@
  * text full of BEGIN lines without an END. A block without its END line (a truncated log) is
  * redacted up to the end of its run of base64 and header lines.
  */
+import { replaceBlocks } from "./_replace_blocks.ts";
+
 const BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 // Body lines of an unterminated block: base64, `Proc-Type: 4,ENCRYPTED`, `DEK-Info: ...`, and
@@ -13,30 +15,25 @@ const END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const BODY = /(?:[A-Za-z0-9+/=:,\- \t]|\\n|\r?\n)*/y;
 
 export function redactPrivateKeys(text: string, marker: string, onRedact: () => void): string {
-  BEGIN.lastIndex = 0;
-  let out = "";
-  let last = 0;
   let noEndFrom = Infinity;
-  let m: RegExpExecArray | null;
-  while ((m = BEGIN.exec(text)) !== null) {
+  return replaceBlocks(text, marker, onRedact, (from) => {
+    BEGIN.lastIndex = from;
+    const m = BEGIN.exec(text);
+    if (m === null) return null;
     const start = m.index;
     let stop = -1;
-    const from = start + m[0].length;
-    if (from < noEndFrom) {
-      END.lastIndex = from;
+    const after = start + m[0].length;
+    if (after < noEndFrom) {
+      END.lastIndex = after;
       const e = END.exec(text);
       if (e) stop = e.index + e[0].length;
-      else noEndFrom = from;
+      else noEndFrom = after;
     }
     if (stop < 0) {
-      BODY.lastIndex = from;
+      BODY.lastIndex = after;
       BODY.test(text);
       stop = BODY.lastIndex;
     }
-    out += text.slice(last, start) + marker;
-    onRedact();
-    last = stop;
-    BEGIN.lastIndex = stop;
-  }
-  return last === 0 ? text : out + text.slice(last);
+    return [start, stop];
+  });
 }

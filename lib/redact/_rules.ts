@@ -12,6 +12,8 @@
  */
 import { isPlaceholderValue } from "./_is_placeholder_value.ts";
 import { redactPrivateKeys } from "./_private_keys.ts";
+import { redactPuttyKeys } from "./_putty_keys.ts";
+import { type VendorTokenKind, vendorTokens } from "./_vendor_tokens.ts";
 import { secretKeyKind } from "./secret_key_name.ts";
 
 /** What a redaction marker says was there: `[REDACTED:<kind>]`. */
@@ -39,7 +41,9 @@ export type RedactionKind =
   | "bearer-token"
   | "basic-auth"
   | "password"
-  | "secret";
+  | "secret"
+  | "azure-sas"
+  | VendorTokenKind;
 
 export interface RedactRule {
   kind: RedactionKind;
@@ -85,10 +89,23 @@ function lazy(build: () => RegExp): () => RegExp {
 
 const includes = (needle: string) => (text: string) => text.includes(needle);
 
-/** The text of the line `offset` is on, up to `offset`. */
+/** The text of the line `offset` is on, up to `offset`, within {@linkcode LINE_WINDOW} characters. */
 function lineBefore(text: string, offset: number): string {
-  return text.slice(text.lastIndexOf("\n", offset - 1) + 1, offset);
+  // Cut first: a search back to the line's start from every match made a long line of matches
+  // (` -p x -p x …`, `curl -u a:b …`) quadratic. A command names its program within 1,024 characters.
+  const window = text.slice(Math.max(0, offset - LINE_WINDOW), offset);
+  return window.slice(window.lastIndexOf("\n") + 1);
 }
+
+/** The text of the line `offset` is on, from `offset` on, within {@linkcode LINE_WINDOW} characters. */
+function lineAfter(text: string, offset: number): string {
+  const window = text.slice(offset, offset + LINE_WINDOW);
+  const end = window.indexOf("\n");
+  return end < 0 ? window : window.slice(0, end);
+}
+
+/** How far {@linkcode lineBefore} and {@linkcode lineAfter} look. */
+const LINE_WINDOW = 1024;
 
 /**
  * Whether a value after a secret-named command-line flag looks like a secret rather than a word of
@@ -102,6 +119,27 @@ function looksSecret(value: string): boolean {
 }
 const matches = (re: RegExp) => (text: string) => re.test(text);
 
+/** A line that logs in to a registry or runs ssh with a password: `-p` gives the password there. */
+const LOGIN_LINE = /\b(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras)\b[^\n]*\blogin|sshpass)\b/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a value with no telling key or prefix around it (after `token`, or a `-p` that is not a
+ * login's) looks like a generated secret: twelve characters or more with letters and digits, three
+ * kinds of characters (lower, upper, digit, symbol) or twenty characters, and at least three bits
+ * of entropy per character. A UUID, a word with a number (`build2024`) or a version is not one.
+ */
+function highEntropy(value: string): boolean {
+  if (value.length < 12 || UUID.test(value) || !DIGIT.test(value) || !LETTER.test(value)) return false;
+  const kinds = Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + 1 + Number(/[^A-Za-z0-9]/.test(value));
+  if (kinds < 3 && value.length < 20) return false;
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
+  return bits >= 3;
+}
+
 /**
  * One cheap test that every rule's `hint` implies: a text it does not match can hold no secret any
  * rule would redact, so {@linkcode redact} returns it untouched after a single native regex scan
@@ -109,7 +147,7 @@ const matches = (re: RegExp) => (text: string) => re.test(text);
  * hints; tests/unit/redact/redact.test.ts checks the implication on the secret corpus and random text.
  */
 export const ANY_HINT =
-  /pass|pwd|secret|token|auth|credential|key|cookie|session|signature|dsn|bearer|:\/\/|sk-|[sr]k_(?:live|test)_|whsec_|npm_|aiza|gocspx-|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|a(?:ki|si|bi|cc)a|eyj|hooks\.slack\.com|gl(?:pat|dt|rt|ptt|ft|soat|cbt)-|hf_|do[por]_v1_|sg\.|ya29\.|curl|mysql|mariadb/i;
+  /pass|pwd|secret|token|auth|credential|key|cookie|session|signature|dsn|bearer|:\/\/|sk-|[sr]k_(?:live|test)_|whsec_|npm_|aiza|gocspx-|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|a(?:ki|si|bi|cc)a|eyj|hooks\.slack\.com|gl(?:pat|dt|rt|ptt|ft|soat|cbt)-|hf_|do[por]_v1_|sg\.|ya29\.|curl|mysql|mariadb|pypi-|dckr_|shp(?:at|ca|pa|ss)_|hv[sbr]\.|:aa|\.[\w-]{6}\.[\w-]{27}|atatt3|lin_api_|ntn_|sntry|glsa_|glc_|dapi|nr(?:ak|ii)-|pmak-|atlasv1|dp\.|sbp_|\dq~|sig=|1\/\/0|atbb|nfp_|fo1_|fm[12][ar]?_|pul-|gsk_|r8_|pplx-|xai-|figd_|-p[ \t]/i;
 
 let built: readonly RedactRule[] | undefined;
 
@@ -167,7 +205,25 @@ function buildRules(): readonly RedactRule[] {
   );
   // npm's `_authToken X`, `_auth X`, `_password X` (as `npm config set` takes them).
   const NPM_AUTH = lazy(() => /(?<![\w.])(_auth(?:Token)?|_password)([ \t]+)([^\s"'=][^\s"']{0,511})/g);
-  const JWT = lazy(() => new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, "g"));
+  // Signed (three segments), or unsigned (`alg: none`: a JSON payload, then an empty signature).
+  const JWT = lazy(() =>
+    new RegExp(
+      `${B}eyJ[A-Za-z0-9_-]{8,}\\.(?:[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}|eyJ[A-Za-z0-9_-]{5,}\\.(?![A-Za-z0-9_-]))`,
+      "g",
+    )
+  );
+  // Azure shared access signatures: the `sig=` of a SAS URL or connection string.
+  const AZURE_SAS = lazy(() => /(?<![A-Za-z0-9_])(sig=)([A-Za-z0-9%+\/]{20,}(?:%3[Dd]|=){0,3})/g);
+  // `docker login -p X`, `sshpass -p X` and other `-p X`: the value after a space.
+  const DASH_P = lazy(() => /(?<=[ \t])-p([ \t]+)(["']?)([^\s"'-][^\s"']{0,255})\2(?=\s|$)/g);
+  // `echo X | docker login --password-stdin`: what is echoed into a login.
+  const PASSWORD_STDIN = lazy(() =>
+    /(?<![\w-])((?:echo|printf)(?:[ \t]+-[A-Za-z]{1,3}){0,3}[ \t]+)(["']?)([^\s"'|;&<>]{1,512})\2(?=[ \t]*\|)/g
+  );
+  // `token X`, `Token: X` said in prose or a config without a secret-named key around it.
+  const TOKEN_WORD = lazy(() =>
+    /(?<![\w-])(token[ \t]*:?[ \t]+)(["']?)([A-Za-z0-9_.~+\/=-]{12,512})\2(?![A-Za-z0-9_.~+\/=-])/gi
+  );
   const URL_PASSWORD = lazy(() =>
     /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:\/?#@"'<>]{0,256}:)([^\s\/?#"'<>]{1,512})(?=@)/g
   );
@@ -193,8 +249,21 @@ function buildRules(): readonly RedactRule[] {
       hint: includes("PRIVATE KEY"),
       apply: (text, onRedact) => redactPrivateKeys(text, marker("private-key"), () => onRedact("private-key")),
     },
+    {
+      kind: "private-key",
+      hint: includes("PuTTY-User-Key-File-"),
+      apply: (text, onRedact) => redactPuttyKeys(text, marker("private-key"), () => onRedact("private-key")),
+    },
     tokenRule("anthropic-key", includes("sk-ant-"), ANTHROPIC),
     tokenRule("slack-webhook", includes("hooks.slack.com"), SLACK_WEBHOOK),
+    ...vendorTokens().map((t) =>
+      tokenRule(
+        t.kind as RedactionKind,
+        typeof t.hint === "string" ? includes(t.hint) : matches(t.hint),
+        lazy(() => new RegExp(t.bare ? t.pattern : B + t.pattern, "g")),
+        t.digit ? (m) => DIGIT.test(m) : undefined,
+      )
+    ),
     {
       kind: "url-password",
       hint: includes("://"),
@@ -240,6 +309,17 @@ function buildRules(): readonly RedactRule[] {
       },
     },
     tokenRule("jwt", includes("eyJ"), JWT),
+    {
+      kind: "azure-sas",
+      hint: includes("sig="),
+      apply(text, onRedact) {
+        return text.replace(AZURE_SAS(), (match, key: string, value: string) => {
+          if (!DIGIT.test(value) || !LETTER.test(value)) return match;
+          onRedact("azure-sas");
+          return key + marker("azure-sas");
+        });
+      },
+    },
     {
       kind: "bearer-token",
       hint: matches(/authorization/i),
@@ -297,6 +377,46 @@ function buildRules(): readonly RedactRule[] {
           ) return match;
           onRedact("password");
           return `-p${q}${marker("password")}${q}`;
+        });
+      },
+    },
+    {
+      kind: "password",
+      hint: matches(/-p[ \t]/),
+      apply(text, onRedact) {
+        return text.replace(DASH_P(), (match, sep: string, q: string, value: string, offset: number, whole: string) => {
+          // A login that takes its password after -p: what follows is one whatever it looks like;
+          // anywhere else (`ssh -p 2222`, `docker run -p 8080:80`, `mkdir -p dir`) only a generated-looking value.
+          const login = LOGIN_LINE.test(lineBefore(whole, offset));
+          if (isPlaceholderValue(value, q !== "") || !(login ? looksSecret(value) : highEntropy(value))) return match;
+          onRedact("password");
+          return `-p${sep}${q}${marker("password")}${q}`;
+        });
+      },
+    },
+    {
+      kind: "password",
+      hint: includes("--password-stdin"),
+      apply(text, onRedact) {
+        return text.replace(
+          PASSWORD_STDIN(),
+          (match, echo: string, q: string, value: string, offset: number, whole: string) => {
+            const rest = lineAfter(whole, offset + match.length);
+            if (!rest.includes("--password-stdin") || isPlaceholderValue(value, q !== "")) return match;
+            onRedact("password");
+            return `${echo}${q}${marker("password")}${q}`;
+          },
+        );
+      },
+    },
+    {
+      kind: "secret",
+      hint: matches(/token[ \t]*:?[ \t]/i),
+      apply(text, onRedact) {
+        return text.replace(TOKEN_WORD(), (match, prefix: string, q: string, value: string) => {
+          if (isPlaceholderValue(value, q !== "") || !highEntropy(value)) return match;
+          onRedact("secret");
+          return `${prefix}${q}${marker("secret")}${q}`;
         });
       },
     },

@@ -23,11 +23,18 @@ function ignore(_kind: RedactionKind): void {}
  * (`AIza…`) and OAuth client secrets (`GOCSPX-`), GitHub tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`,
  * `ghr_`, `github_pat_`), Slack tokens (`xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xapp-`) and
  * webhook URLs, Stripe secret and restricted keys and webhook secrets, npm tokens, AWS access key
- * ids (`AKIA`/`ASIA` + 16), JWTs (three base64url segments starting `eyJ`), and PEM private key
- * blocks of every flavour (RSA, EC, OPENSSH, ENCRYPTED, …; the whole block is replaced).
+ * ids (`AKIA`/`ASIA` + 16), JWTs (three base64url segments starting `eyJ`, or an unsigned one's
+ * two and a final dot), PEM private key blocks of every flavour (RSA, EC, OPENSSH, ENCRYPTED, …;
+ * the whole block is replaced) and PuTTY key files, and every format of the maintained vendor list
+ * (`lib/redact/_vendor_tokens.ts`: PyPI, Docker, Shopify, Vault, age, Telegram, Discord,
+ * Atlassian, Linear, Notion, Sentry, Grafana, Databricks, New Relic, Postman, Terraform Cloud,
+ * Doppler, Supabase, Figma, Entra ID secrets, Google refresh tokens, Mailgun, Bitbucket, Netlify,
+ * Fly.io, Pulumi, Mapbox, Groq, Replicate, Perplexity, xAI, Zapier hook URLs).
  *
  * Recognised by context: the password in `scheme://user:password@host` (the rest of the URL is
- * kept), `Authorization: Bearer|Basic|Token …` and `Bearer <token>`, labelled AWS secret keys
+ * kept), an Azure SAS's `sig=`, `docker login -p X` and `sshpass -p X`, what is echoed into
+ * `--password-stdin`, a generated-looking value after any other `-p` or after `token`,
+ * `Authorization: Bearer|Basic|Token …` and `Bearer <token>`, labelled AWS secret keys
  * (`aws_secret_access_key = …`, `"SecretAccessKey": "…"`), and the value in `KEY=value`,
  * `KEY: value`, `"key": "value"`, `key => 'value'` and `?token=value` when the key names a secret
  * (password, passwd, pwd, secret, token, api_key, access_key, private_key, client_secret, auth,

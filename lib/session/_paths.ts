@@ -125,7 +125,10 @@ export function shownFilePath(
 /**
  * {@linkcode shownFilePath}, redacted, and left out when redaction made it longer than
  * {@linkcode MAX_PATH_CHARS} (a path full of `password=x` segments must not push the snapshot past
- * its schema).
+ * its schema). The raw text is redacted before it is normalised, and the shown path again: the
+ * normalising collapses `//`, so `https://user:pw@host` in a file name no longer looked like a URL
+ * once it was a path (issue #36, N2). Each part is also redacted without its extensions: a value
+ * followed by `.txt` reads as a dotted name (`config.db.password`), which redaction leaves alone.
  *
  * @example
  * ```ts
@@ -137,10 +140,33 @@ export function safeFilePath(
   base: string | undefined,
   projectDir: string | undefined,
 ): string | undefined {
-  const shown = shownFilePath(path, base, projectDir);
+  const shown = shownFilePath(typeof path === "string" ? redactPath(path) : path, base, projectDir);
   if (shown === undefined) return undefined;
-  const clean = redact(shown);
+  const clean = redactPath(shown);
   return clean.length <= MAX_PATH_CHARS ? clean : undefined;
+}
+
+const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
+
+/** `path` redacted as text, then each `/`-separated part of it without its extensions. */
+function redactPath(path: string): string {
+  const text = redact(path);
+  if (!text.includes(".")) return text;
+  const parts = text.split("/");
+  let changed = false;
+  for (let i = 0; i < parts.length; i++) {
+    // `a.tar.gz`: without `.gz`, then without `.tar.gz` (a secret may hold a dot itself).
+    let stem = parts[i];
+    while (EXTENSION.test(stem)) {
+      stem = stem.slice(0, stem.lastIndexOf("."));
+      const clean = stem === "" ? stem : redact(stem);
+      if (clean === stem) continue;
+      parts[i] = clean + parts[i].slice(stem.length);
+      changed = true;
+      break;
+    }
+  }
+  return changed ? parts.join("/") : text;
 }
 
 /**

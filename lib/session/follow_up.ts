@@ -2,6 +2,7 @@ import type { HookContext } from "../hook/handle_hook.ts";
 import { compactSummary } from "../transcript/compact_summary.ts";
 import { readSessionSnapshot } from "./snapshot_file.ts";
 import { renderSummaryGaps } from "./summary_gaps.ts";
+import { sessionMark } from "./session_mark.ts";
 
 /**
  * The everyday layer's follow-up after a compaction, for the first prompt once the compaction's
@@ -27,5 +28,6 @@ export function sessionFollowUp(ctx: HookContext<"UserPromptSubmit">, options: {
     ctx.log("session: no compaction summary in the transcript's tail: nothing to follow up");
     return "";
   }
-  return renderSummaryGaps(snapshot, summary, { maxChars: options.maxChars, projectDir: ctx.projectDir });
+  const mark = sessionMark(ctx.stateDir(), input.session_id);
+  return renderSummaryGaps(snapshot, summary, { maxChars: options.maxChars, projectDir: ctx.projectDir, mark });
 }

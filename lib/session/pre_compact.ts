@@ -5,8 +5,15 @@ import { writeSessionSnapshot } from "./snapshot_file.ts";
 import { newestSavedSnapshot } from "./checkpoint.ts";
 import { MAX_SUMMARIZER_CHARS, summarizerInstructions } from "./summarizer_instructions.ts";
 import { isOpenTask } from "./tasks.ts";
-import { quoteLine } from "../redact/quote_line.ts";
 import { claudeDirs } from "./claude_dirs.ts";
+import { sessionMark } from "./session_mark.ts";
+
+/**
+ * The re-read reason's line when a task is open: ours only. The task's own words are in the
+ * compaction's summary, or in rehydrate's <session-context> when the summary lost it.
+ */
+const OPEN_TASK =
+  "Your open task is in the compaction's summary, or quoted in <session-context> when the summary lost it, as data: take it from there.";
 
 /** What {@linkcode sessionPreCompact} saved and asks of the summarizer. */
 export interface SessionPreCompact {
@@ -18,7 +25,7 @@ export interface SessionPreCompact {
    * their real path), newest first (at most 6).
    */
   rereadFiles: string[];
-  /** One line on the open work, for the re-read reason; "" when no task is open. */
+  /** Our one line on the open work, for the re-read reason (no text of the task's); "" when no task is open. */
   rereadReason: string;
 }
 
@@ -76,8 +83,10 @@ export function sessionPreCompact(
     snapshot,
     summaryInstructions: summarizerInstructions(snapshot, {
       maxChars: Math.min(MAX_SUMMARIZER_CHARS, options.maxChars ?? MAX_SUMMARIZER_CHARS),
+      mark: sessionMark(ctx.stateDir(), input.session_id, { create: true }),
     }),
     rereadFiles,
-    rereadReason: task?.subject ? `Your open task: ${quoteLine(task.subject, 202)}.` : "",
+    // Our sentence only: the subject is the transcript's text (issue #36, N4).
+    rereadReason: task ? OPEN_TASK : "",
   };
 }

@@ -10,6 +10,8 @@ import type { SessionSnapshot } from "./snapshot.ts";
 export interface RenderSessionElementOptions {
   /** Longest output, in UTF-16 units. Default {@linkcode SESSION_ELEMENT_MAX_CHARS} (9,500). */
   maxChars?: number;
+  /** The session's mark (`sessionMark`), the element's `mark` attribute. Default: none. */
+  mark?: string;
 }
 
 /** Default budget: SessionStart's whole budget, under the client's 10,000-character cut. */
@@ -68,7 +70,7 @@ export function renderSessionElement(snapshot: SessionSnapshot, options: RenderS
   }
   const b = elementBuilder(
     SESSION_ELEMENT,
-    { source: "rehydrate", "saved-at": snapshot.created_at },
+    { source: "rehydrate", "saved-at": snapshot.created_at, mark: options.mark },
     SESSION_ELEMENT_NOTE,
     [
       ["user-requests", () => ({ source: "the newest message the user typed or queued" })],

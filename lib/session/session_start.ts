@@ -2,6 +2,7 @@ import type { HookContext } from "../hook/handle_hook.ts";
 import { currentSessionSnapshot } from "./current_snapshot.ts";
 import { renderSessionElement } from "./session_element.ts";
 import { claudeDirs } from "./claude_dirs.ts";
+import { sessionMark } from "./session_mark.ts";
 
 /**
  * The everyday layer's context after a compaction: the `<session-context>` element rendered from
@@ -37,5 +38,6 @@ export function sessionContext(
         : "session: snapshot rebuilt from the transcript",
     );
   }
-  return renderSessionElement(snapshot, { maxChars: options.maxChars });
+  const mark = sessionMark(ctx.stateDir(), input.session_id, { create: true });
+  return renderSessionElement(snapshot, { maxChars: options.maxChars, mark });
 }

@@ -142,9 +142,9 @@ export interface SweepSessionSnapshotsOptions {
 }
 
 /**
- * Removes the snapshots and checkpoints of sessions not compacted for `maxAgeMs`: regular files
- * named `*.snapshot.json` or `*.checkpoint.json` in `<stateDir>/sessions/`, never links or
- * anything else. Returns how many were removed. Never throws.
+ * Removes the snapshots, checkpoints and marks of sessions not compacted for `maxAgeMs`: regular
+ * files named `*.snapshot.json`, `*.checkpoint.json` or `*.mark` in `<stateDir>/sessions/`, never
+ * links or anything else. Returns how many were removed. Never throws.
  *
  * @example
  * ```ts
@@ -163,7 +163,8 @@ export function sweepSessionSnapshots(stateDir: string, options: SweepSessionSna
   }
   let removed = 0;
   for (const name of names.slice(0, options.maxEntries ?? 1000)) {
-    if (!(name.endsWith(SUFFIX) || name.endsWith(SUFFIXES.checkpoint)) || name.startsWith(".")) continue;
+    const ours = name.endsWith(SUFFIX) || name.endsWith(SUFFIXES.checkpoint) || name.endsWith(".mark");
+    if (!ours || name.startsWith(".")) continue;
     const path = join(dir, name);
     try {
       const st = lstatSync(path);

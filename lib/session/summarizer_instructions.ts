@@ -1,11 +1,14 @@
 import { quoteLine } from "../redact/quote_line.ts";
 import type { SessionSnapshot } from "./snapshot.ts";
 import { isOpenTask } from "./tasks.ts";
+import { sessionMarkLine } from "./session_mark_line.ts";
 
 /** Options of {@linkcode summarizerInstructions}. */
 export interface SummarizerInstructionsOptions {
   /** Longest output, in UTF-16 units. Default {@linkcode MAX_SUMMARIZER_CHARS} (1,500). */
   maxChars?: number;
+  /** The session's mark (`sessionMark`): the last line names it. Default: none. */
+  mark?: string;
 }
 
 /** Default cap of the instructions. */
@@ -62,7 +65,8 @@ export function summarizerInstructions(snapshot: SessionSnapshot, options: Summa
   const filesTotal = Math.max(snapshot.edited_files_total, files.length);
   if (commands.length === 0 && snapshot.plan_file === undefined && !open && !request && files.length === 0) return "";
 
-  let left = max - HEAD.length - TAIL.length;
+  const tail = TAIL + (options.mark === undefined ? "" : sessionMarkLine(options.mark));
+  let left = max - HEAD.length - tail.length;
   const lines: string[] = [];
   const fixed = (line: string) => {
     if (line.length > left) return;
@@ -99,7 +103,7 @@ export function summarizerInstructions(snapshot: SessionSnapshot, options: Summa
     const line = listLine(EDITED, files, (p) => quoteLine(p, PATH_CHARS), filesTotal, left);
     if (line !== "") lines.push(line);
   }
-  return lines.length === 0 ? "" : HEAD + lines.join("") + TAIL;
+  return lines.length === 0 ? "" : HEAD + lines.join("") + tail;
 }
 
 /**

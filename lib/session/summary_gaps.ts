@@ -17,6 +17,8 @@ export interface RenderSummaryGapsOptions {
   projectDir?: string;
   /** True when `path` is an existing file. Default: `statSync`. */
   isFile?: (path: string) => boolean;
+  /** The session's mark (`sessionMark`), the element's `mark` attribute. Default: none. */
+  mark?: string;
 }
 
 /** The element's name: the same as SessionStart's, with `part="after-summary"`. */
@@ -75,7 +77,7 @@ export function renderSummaryGaps(
 
   const b = elementBuilder(
     ELEMENT,
-    { source: "rehydrate", part: "after-summary", "saved-at": snapshot.created_at },
+    { source: "rehydrate", part: "after-summary", "saved-at": snapshot.created_at, mark: options.mark },
     SUMMARY_GAPS_NOTE,
     [
       ["tasks", (shown) => ({

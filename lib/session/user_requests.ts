@@ -3,6 +3,7 @@ import { isMainChainRow } from "../transcript/rows.ts";
 import { safeText } from "../redact/quote_line.ts";
 import { cutMiddle } from "../redact/cut_middle.ts";
 import { isBareReply } from "./bare_reply.ts";
+import { tagText } from "./_tag_text.ts";
 
 /** One message the user typed or queued, redacted and capped. */
 export interface UserRequest {
@@ -270,23 +271,12 @@ function approvedPlan(plan: string): string {
   return title === "" ? "approved plan" : `approved plan: ${title}`;
 }
 
-/** `/name args` of a command row, found in its head with `indexOf` (never a scan between two tags). */
+/** `/name args` of a command row, its tags found with bounded `indexOf` calls (`tagText`). */
 function commandRequest(text: string): string | undefined {
-  const head = text.length > COMMAND_HEAD_CHARS ? text.slice(0, COMMAND_HEAD_CHARS) : text;
-  const name = between(head, "<command-name>", "</command-name>", 200)?.trim().replace(/^\//, "");
-  if (name === undefined || name === "" || /[\s<]/.test(name)) return undefined;
-  const args = between(head, "<command-args>", "</command-args>", COMMAND_HEAD_CHARS)?.trim() ?? "";
+  const name = tagText(text, "command-name", 1024)?.trim().replace(/^\//, "");
+  if (name === undefined || name === "" || name.length > 100 || /[\s<]/.test(name)) return undefined;
+  const args = tagText(text, "command-args", COMMAND_HEAD_CHARS)?.trim() ?? "";
   return slashCommand(name, args);
-}
-
-/** The text between the first `open` and the next `close`, when they are at most `max` apart. */
-function between(text: string, open: string, close: string, max: number): string | undefined {
-  const at = text.indexOf(open);
-  if (at === -1) return undefined;
-  const start = at + open.length;
-  const end = text.indexOf(close, start);
-  if (end === -1 || end - start > max) return undefined;
-  return text.slice(start, end);
 }
 
 function slashCommand(name: string, args: string): string | undefined {

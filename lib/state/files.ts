@@ -11,7 +11,8 @@
  * @module
  */
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "../node/fs.ts";
+import { closeSync, constants, fstatSync, lstatSync, openSync, statSync } from "../node/fs.ts";
+import { readFd } from "../node/read_fd.ts";
 import { join } from "../node/path.ts";
 
 /** Directory of the one-shot markers. */
@@ -124,15 +125,7 @@ export function readUserFile(path: string, maxBytes: number): string | null {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return null;
-    const size = Math.min(st.size, maxBytes);
-    const buf = new Uint8Array(size);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, buf, at, size - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return new TextDecoder().decode(buf.subarray(0, at));
+    return new TextDecoder().decode(readFd(fd, Math.min(st.size, maxBytes)));
   } catch {
     return null;
   } finally {

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "../node/fs.ts";
+import { closeSync, constants, fstatSync, openSync } from "../node/fs.ts";
+import { readFd } from "../node/read_fd.ts";
 
 /** Options for {@linkcode readPrivateFile}. */
 export interface ReadPrivateFileOptions {
@@ -90,14 +91,7 @@ export function readPrivateBytes(path: string, options: ReadPrivateFileOptions =
     if (st.size > maxBytes) {
       return { ok: false, reason: "too_large", message: `Refusing ${path}: larger than ${maxBytes} bytes` };
     }
-    const buf = new Uint8Array(st.size);
-    let at = 0;
-    while (at < buf.length) {
-      const n = readSync(fd, buf, at, buf.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return { ok: true, bytes: buf.subarray(0, at), mode: st.mode, mtimeMs: st.mtimeMs };
+    return { ok: true, bytes: readFd(fd, st.size), mode: st.mode, mtimeMs: st.mtimeMs };
   } catch (err) {
     return { ok: false, reason: "unreadable", message: `Cannot read ${path}: ${(err as Error).message}` };
   } finally {

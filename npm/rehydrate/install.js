@@ -59,8 +59,10 @@ function sameFile(a, b) {
 function main() {
   if (process.platform === "win32") return;
   if (!/^npm\//.test(process.env.npm_config_user_agent || "")) return keepShim();
+  // Only this package's own tree, a file only the user (or root) can write, and the SHA-256 the
+  // package pins: anything else is neither run nor copied (lib/platform.js). The shim prints the
+  // same message when it runs: it says what to reinstall.
   const found = findBinary();
-  // The shim prints the same message when it runs: it says what to reinstall.
   if (found.error) return keepShim();
   // A binary that cannot run here (noexec mount, wrong libc) must not hide the shim's message.
   const version = require("./package.json").version;

@@ -86,7 +86,9 @@ function normalise(out: string, box: { project: string; transcript: string }): s
     .replaceAll(box.project, WORKSPACE)
     .replaceAll(box.transcript, TRANSCRIPT)
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "2026-11-21T10:00:00.000Z")
-    .replace(/\b[0-9a-z]{8}-[0-9a-f]{12}\b/g, "mwqa3dpc-0123456789ab");
+    .replace(/\b[0-9a-z]{8}-[0-9a-f]{12}\b/g, "mwqa3dpc-0123456789ab")
+    // The session's mark is drawn anew in each state directory (issue #36, I4).
+    .replace(/mark=(\\?)"[0-9a-f]{16}(\\?)"/g, 'mark=$1"9f03a1c2b4d5e6f7$2"');
 }
 
 test("docs/hooks.md has an example for every hook binary", () => {

@@ -222,7 +222,9 @@ test("the first prompt after it: the after-summary part writes the open task as 
   assert.ok(context.includes("Audit the &#x202E;gnp.ts&#x202C; loader &#x2066;step&#x2069; one&#x200B;two"), context);
 });
 
-test("PreToolUse after the compaction: the re-read reminder names the file and the task with visible escapes", () => {
+// The reminder is an imperative of ours (issue #36, N4): a file whose name holds such characters
+// is not named in it, and the task stays in <session-context>, where it is quoted with escapes.
+test("PreToolUse after the compaction: the re-read reminder holds no invisible character, the file unnamed and the task left out", () => {
   const s = session();
   s.call("pre-compact", "PreCompact-manual.json");
   s.call("session-start", "SessionStart-compact.json");
@@ -231,8 +233,9 @@ test("PreToolUse after the compaction: the re-read reminder names the file and t
   assertNoneRaw(stdout, "PreToolUse's stdout");
   const reason: string = JSON.parse(stdout).hookSpecificOutput.permissionDecisionReason;
   assertNoneRaw(reason, "the deny reason");
-  assert.ok(reason.includes("src/report\\u202Egnp\\u202C\\u2066x\\u2069\\u200B.ts"), reason);
-  assert.ok(reason.includes("Audit the"), reason);
+  assert.ok(!reason.includes("src/report") && !reason.includes("Audit the"), reason);
+  assert.ok(reason.includes("a file whose name is not shown here"), reason);
+  assert.ok(reason.includes("<session-context>"), reason);
 });
 
 test("rehydrate detect: the CLI shows the invisible characters of a transcript's paths as escapes", () => {

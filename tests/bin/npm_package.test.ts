@@ -7,15 +7,37 @@
 // install registers and those of a shared install (`exec rehydrate <hook>` from PATH). With
 // --ignore-scripts (here through npx, which also puts the binary in npx's cache) the shim stays
 // and still works, and install guards the hooks against a later `npm cache npx rm`.
+//
+// Issue #36, N6 (the last describe block): the package trusts only its own tree. Without its
+// platform package, neither postinstall nor the shim runs one planted in a node_modules above the
+// project or on NODE_PATH; a platform binary whose SHA-256 is not the pinned one, or that others can
+// write, is neither run nor copied. NPM_PACKAGE_TREE=<checkout> packs that tree's npm/ and
+// scripts/npm-pack.ts instead (how the tests were shown to fail on bfcc99a's package).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bin, ROOT } from "./_bin.ts";
 
 const WINDOWS = process.platform === "win32";
+/** The checkout whose npm/rehydrate and scripts/npm-pack.ts are packed. */
+const TREE = process.env.NPM_PACKAGE_TREE || ROOT;
 const VERSION = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
 // Every release target's package, in Node's names for os and cpu (an oracle for npm-pack.ts).
 const PLATFORM_PACKAGES = [
@@ -155,7 +177,7 @@ describe("npm packages", { skip: SKIP }, () => {
     const packed = spawnSync(
       process.execPath,
       [
-        join(ROOT, "scripts", "npm-pack.ts"),
+        join(TREE, "scripts", "npm-pack.ts"),
         "--target",
         HOST_TARGET,
         "--binary",
@@ -163,7 +185,7 @@ describe("npm packages", { skip: SKIP }, () => {
         "--outdir",
         join(dir, "npm"),
       ],
-      { cwd: ROOT, encoding: "utf8", timeout: 90_000 },
+      { cwd: TREE, encoding: "utf8", timeout: 90_000 },
     );
     assert.equal(packed.status, 0, `npm-pack.ts failed: ${packed.stderr}`);
   });
@@ -358,4 +380,122 @@ describe("npm packages", { skip: SKIP }, () => {
     assert.equal(r.stdout, "");
     assert.match(r.stderr, /^rehydrate: the package @rehydrate\/\S+ (or \S+ )?is not installed; [^\n]*\n$/);
   });
+  test("the packed rehydrate package pins the SHA-256 of the host's binary (issue #36, N6)", () => {
+    const manifest = JSON.parse(readFileSync(join(prefix, "node_modules", "rehydrate", "package.json"), "utf8"));
+    const hash = createHash("sha256").update(readFileSync(bin("rehydrate"))).digest("hex");
+    assert.deepEqual(manifest.binarySha256, { [HOST_PACKAGE]: hash });
+  });
+
+  test(
+    "without its platform package, neither postinstall nor the shim runs one planted above the project or on NODE_PATH (issue #36, N6)",
+    {
+      skip: WINDOWS && "the shim stays on Windows and install.js does nothing there",
+    },
+    () => {
+      const shared = join(dir, "shared");
+      const project = join(shared, "proj");
+      mkdirSync(project, { recursive: true });
+      const canary = join(dir, "planted-ran.txt");
+      const plant = (root: string) => {
+        const pkg = join(root, ...HOST_PACKAGE.split("/"));
+        mkdirSync(join(pkg, "bin"), { recursive: true });
+        writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: HOST_PACKAGE, version: VERSION }));
+        writeFileSync(join(pkg, "bin", "rehydrate"), `#!/bin/sh\necho "$0" >> ${canary}\necho ${VERSION}\n`);
+        chmodSync(join(pkg, "bin", "rehydrate"), 0o755);
+      };
+      plant(join(shared, "node_modules"));
+      plant(join(dir, "node-path"));
+      const env = { ...npmEnv, NODE_PATH: join(dir, "node-path") };
+      const r = spawnSync(
+        "npm",
+        ["install", "--offline", "--omit=optional", "--prefix", project, tarball("rehydrate")],
+        {
+          cwd: project,
+          env: env as NodeJS.ProcessEnv,
+          encoding: "utf8",
+          timeout: 60_000,
+        },
+      );
+      assert.equal(r.status, 0, `npm install failed:\n${r.stderr}`);
+      assert.equal(
+        existsSync(join(project, "node_modules", "@rehydrate")),
+        false,
+        "the platform package was installed",
+      );
+      const shim = join(project, "node_modules", "rehydrate", "bin", "rehydrate");
+      const run = spawnSync("node", [shim, "--version"], {
+        cwd: project,
+        env: env as NodeJS.ProcessEnv,
+        encoding: "utf8",
+      });
+      assert.equal(
+        existsSync(canary),
+        false,
+        `a planted binary ran: ${existsSync(canary) ? readFileSync(canary, "utf8") : ""}`,
+      );
+      assert.match(readFileSync(shim, "utf8"), /require\("\.\.\/lib\/shim\.js"\)/, "postinstall replaced the shim");
+      assert.equal(run.status, 1, run.stdout);
+      assert.match(run.stderr, /^rehydrate: the package @rehydrate\/\S+ (or \S+ )?is not installed; /);
+    },
+  );
+
+  test(
+    "a platform binary that is not the pinned one, or that others can write, is neither run nor copied (issue #36, N6)",
+    {
+      skip: WINDOWS && "no owner or mode bits on Windows",
+    },
+    () => {
+      const root = join(dir, "tampered");
+      mkdirSync(root);
+      const r = npm([
+        "install",
+        "--offline",
+        "--ignore-scripts",
+        "--prefix",
+        root,
+        tarball("rehydrate"),
+        tarball(HOST_PACKAGE),
+      ]);
+      assert.equal(r.status, 0, `npm install failed:\n${r.stderr}`);
+      const pkg = join(root, "node_modules", "rehydrate");
+      const shim = join(pkg, "bin", "rehydrate");
+      const native = join(root, "node_modules", ...HOST_PACKAGE.split("/"), "bin", "rehydrate");
+      const canary = join(dir, "tampered-ran.txt");
+      const agent = { ...npmEnv, npm_config_user_agent: `npm/11 node/${process.version}` } as NodeJS.ProcessEnv;
+      const attempt = () => ({
+        shim: spawnSync("node", [shim, "--version"], { cwd: root, env: npmEnv as NodeJS.ProcessEnv, encoding: "utf8" }),
+        postinstall: spawnSync("node", ["install.js"], { cwd: pkg, env: agent, encoding: "utf8" }),
+      });
+
+      // Another binary in the package's place: its hash is not the pinned one.
+      rmSync(native);
+      writeFileSync(native, `#!/bin/sh\necho ran >> ${canary}\necho ${VERSION}\n`);
+      chmodSync(native, 0o755);
+      const swapped = attempt();
+      assert.equal(swapped.shim.status, 1);
+      assert.match(swapped.shim.stderr, /^rehydrate: refusing \S+: its SHA-256 is not the one this package pins; /);
+      assert.equal(swapped.postinstall.status, 0);
+      assert.match(firstBytes(shim), /^#!/, "postinstall copied a binary whose hash is wrong");
+      assert.equal(existsSync(canary), false, "a binary that is not the pinned one ran");
+
+      // The right binary, writable by others: refused until it is not.
+      rmSync(native);
+      copyFileSync(bin("rehydrate"), native);
+      chmodSync(native, 0o757);
+      const loose = attempt();
+      assert.equal(loose.shim.status, 1);
+      assert.match(loose.shim.stderr, /^rehydrate: refusing \S+: others can write /);
+      assert.match(firstBytes(shim), /^#!/);
+      chmodSync(native, 0o755);
+      if (process.getuid?.() === 0) {
+        chownSync(native, 65534, 65534);
+        const foreign = attempt();
+        assert.match(foreign.shim.stderr, /^rehydrate: refusing \S+: \S+ is owned by uid 65534; /);
+        chownSync(native, 0, 0);
+      }
+      const fine = attempt();
+      assert.deepEqual([fine.shim.status, fine.shim.stdout.trim()], [0, VERSION], fine.shim.stderr);
+      assert.ok(sameFile(shim, native), "postinstall did not put the checked binary in the shim's place");
+    },
+  );
 });

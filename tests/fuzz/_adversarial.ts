@@ -13,7 +13,10 @@
 // - task-flood: 3,500 TaskCreate calls and 3,500 TaskUpdate calls with their results;
 // - todo-flood: one TodoWrite of 20,000 todos, then 300 more TodoWrite calls;
 // - prompt-flood: 25,000 typed user prompts, hostile ones among them;
-// - edit-flood: 6,000 Edit calls of distinct files and a file-history snapshot tracking 12,000.
+// - edit-flood: 6,000 Edit calls of distinct files and a file-history snapshot tracking 12,000;
+// - unclosed-tags: slash-command rows of 25,000 unclosed `<command-args>` each (550 KB), and a
+//   `<command-name>` followed by 500,000 spaces (issue #36's N3: a lazy scan between two literals
+//   took 15 s of CPU on one such row).
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Rng } from "./_rng.ts";
@@ -47,6 +50,7 @@ export const ADVERSARIAL_KINDS = [
   "todo-flood",
   "prompt-flood",
   "edit-flood",
+  "unclosed-tags",
 ] as const;
 /** The adversarial transcripts, by name. */
 export type AdversarialKind = typeof ADVERSARIAL_KINDS[number];
@@ -231,6 +235,16 @@ export function writeAdversarial(dir: string): Record<AdversarialKind, string> {
           snapshot: { messageId: "m", trackedFileBackups: backups, timestamp: "2026-11-21T09:00:00.000Z" },
           isSnapshotUpdate: false,
         }));
+        break;
+      }
+      case "unclosed-tags": {
+        const open = "<command-name>/review</command-name>\n" + "<command-args>see f.c ".repeat(25_000);
+        for (let i = 0; i < 10; i++) {
+          w.user(open);
+          w.assistant({ type: "text", text: `Looked at f.c (${i}).` });
+        }
+        w.user("<command-name>" + " ".repeat(500_000) + "review");
+        w.user([{ type: "text", text: "<command-message>review</command-message>" + "<command-args>".repeat(30_000) }]);
         break;
       }
     }

@@ -273,7 +273,8 @@ export type FileDamage =
   | "huge"
   | "outside-link"
   | "outside-hardlink"
-  | "dangling";
+  | "dangling"
+  | "lazy-scan";
 
 const DAMAGES: readonly FileDamage[] = [
   "mutate",
@@ -292,6 +293,7 @@ const DAMAGES: readonly FileDamage[] = [
   "outside-link",
   "outside-hardlink",
   "dangling",
+  "lazy-scan",
 ];
 
 /** Damages one workspace or state file; returns a description for the failure report. */
@@ -311,10 +313,8 @@ export function damageWorld(rng: Rng, world: World): string {
   const dispatch = abs.includes("handler-dispatches") || abs.endsWith("handler-state.md");
   let damage: FileDamage = useState ? rng.pick(["mutate", "mutate", "empty", "huge"] as const) : rng.pick(DAMAGES);
   if (dispatch && damage.startsWith("outside")) damage = "mutate";
-  // The branch reader follows a `.git` file's `gitdir:` anywhere by design (worktrees keep their
-  // HEAD in the main repository's .git/worktrees/), so a HEAD outside the project is no leak; a
-  // hard link is no boundary for it either. A symbolic link in place of HEAD is still refused.
-  if (abs.endsWith(join(".git", "HEAD")) && damage === "outside-hardlink") damage = "outside-link";
+  // `.git/HEAD` gets every damage: the branch reader refuses a HEAD linked out of `.git`, symbolic
+  // or hard (issue #36, I2), as the other readers refuse theirs.
   let current: Uint8Array = original ?? new Uint8Array(0);
   try {
     const st = lstatSync(abs);
@@ -359,6 +359,18 @@ export function damageWorld(rng: Rng, world: World): string {
       break;
     case "dangling":
       symlinkSync(join(world.root, "nowhere"), abs);
+      break;
+    case "lazy-scan":
+      // The shape of issue #36's N3 in the files the hooks parse line by line: a heading and a
+      // status line each followed by 100,000 spaces (a lazy match went back over them from every
+      // character; 5,000 spaces took a minute), within the 256 KiB the readers take.
+      writeFileSync(
+        abs,
+        Buffer.concat([
+          Buffer.from(current.length > 0 ? current : original ?? new Uint8Array(0)),
+          Buffer.from(`\n# Phase 1${" ".repeat(100_000)}x\nStatus: active${" ".repeat(100_000)}x\n`),
+        ]),
+      );
       break;
   }
   return `${damage} ${rel}`;

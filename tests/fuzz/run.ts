@@ -750,7 +750,7 @@ subjects, todos and edited paths carrying \`</session-context>\`, \`SYSTEM OVERR
 untimed), so SessionStart(compact) and UserPromptSubmit deliver again; with probability 0.25 a workspace or state
 file is damaged (byte mutations, emptied, replaced by a link to /dev/zero or /dev/urandom, a FIFO,
 a directory, a 1-3 MB file, a symbolic or hard link to a file outside the workspace, a dangling
-link), and with probability 0.15 the transcript is a byte-mutated copy. Transcripts also include a
+link, a heading and a status line each followed by 100,000 spaces), and with probability 0.15 the transcript is a byte-mutated copy. Transcripts also include a
 generated messy one (BOM, CRLF, blank, invalid and cut lines), one of wrong row shapes, a CRLF copy,
 a 50 MB single line, a FIFO, /dev/zero, /dev/urandom, a directory and missing paths.
 
@@ -763,7 +763,9 @@ trust-boundary issue's W1), *huge-lines* (a 5 MB Read result and a 3.5 MB assist
 each), *deep-nesting* (100,000 nested arrays as a row's content, a tool call's input and a
 toolUseResult; 50,000 nested objects), *task-flood* (3,500 TaskCreate and 3,500 TaskUpdate calls),
 *todo-flood* (one TodoWrite of 20,000 todos, 300 more), *prompt-flood* (25,000 typed prompts),
-*edit-flood* (6,000 Edit calls, a file-history snapshot of 12,000 files).
+*edit-flood* (6,000 Edit calls, a file-history snapshot of 12,000 files), *unclosed-tags* (ten
+slash-command rows of 25,000 unclosed \`<command-args>\` each, a \`<command-name>\` followed by 500,000
+spaces: issue #36's N3).
 
 | hook | ${
     ADVERSARIAL_KINDS.join(" | ")

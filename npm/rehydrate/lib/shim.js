@@ -3,7 +3,9 @@
 // bin/rehydrate's place. It runs the platform package's binary (lib/platform.js) with the same
 // arguments, stdio and exit code. It spawns the binary rather than loading anything, so
 // `rehydrate install` sees the native binary as its own executable and registers that path: the
-// hooks Claude Code runs never start Node, even when this shim does.
+// hooks Claude Code runs never start Node, even when this shim does. findBinary() checks the binary
+// before every run: found in this package's own tree, writable by the user alone, and the SHA-256
+// the package pins (issue #36, N6); hashing it costs a few hundred milliseconds per call.
 "use strict";
 const { spawnSync } = require("node:child_process");
 const { findBinary } = require("./platform.js");

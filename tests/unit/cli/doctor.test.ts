@@ -43,14 +43,16 @@ function setup(): { home: string; project: string; binary: string; state: string
 function doctor(
   args: string[],
   s: ReturnType<typeof setup>,
-  extra: { runs?: number } = {},
+  extra: { runs?: number; execPath?: string } = {},
 ): { code: number; report: Report; err: string } {
   let out = "";
   let err = "";
+  // The stand-in binary plays the running one: doctor runs no other binary a project names.
   const code = cliDoctor(["--json", ...args], { out: (t) => void (out += t), err: (t) => void (err += t) }, {
     cwd: s.project,
     homeDir: s.home,
     env: s.env,
+    execPath: s.binary,
     ...extra,
   });
   return { code, report: JSON.parse(out), err };

@@ -182,6 +182,28 @@ describe("cliInstall() scopes", () => {
     );
   });
 
+  test("--shared from a project-local npm install names node_modules/.bin/rehydrate, else rehydrate on PATH (issue #36, I3)", () => {
+    const s = setup();
+    const platform = join(s.project, "node_modules", "@rehydrate", "linux-x64", "bin");
+    mkdirSync(platform, { recursive: true });
+    const native = join(platform, "rehydrate");
+    writeFileSync(native, "#!/bin/sh\n");
+    chmodSync(native, 0o755);
+    assert.equal(cliInstall(["--shared", "--command", native], collector().io, s.env), 0);
+    const command = () =>
+      JSON.parse(readFileSync(join(s.project, ".claude", "settings.json"), "utf8")).hooks.SessionStart[0].hooks[0]
+        .command;
+    assert.equal(command(), "command -v rehydrate >/dev/null 2>&1 || exit 0; exec rehydrate session-start");
+    mkdirSync(join(s.project, "node_modules", ".bin"));
+    writeFileSync(join(s.project, "node_modules", ".bin", "rehydrate"), "#!/bin/sh\n");
+    assert.equal(cliInstall(["--shared", "--command", native], collector().io, s.env), 0);
+    assert.equal(
+      command(),
+      '[ -x "$CLAUDE_PROJECT_DIR"/node_modules/.bin/rehydrate ] || exit 0; exec "$CLAUDE_PROJECT_DIR"/node_modules/.bin/rehydrate session-start',
+    );
+    assert.ok(!readFileSync(join(s.project, ".claude", "settings.json"), "utf8").includes("@rehydrate"));
+  });
+
   test("--shared rewrites the absolute entries of an old install in place", () => {
     const s = setup();
     mkdirSync(join(s.project, ".claude"));

@@ -97,6 +97,18 @@ describe("cliStatus()", () => {
       join(s.state, "markers", `${SESSION}.json`),
       JSON.stringify({ session_id: SESSION, created_at: "2026-11-21T10:00:00Z", files: ["a.md", "b.md"] }),
     );
+    // Another project's session waits for its re-read too: not this project's to show (issue #36, I5).
+    const other = "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d";
+    writeFileSync(
+      join(s.state, "markers", `${other}.json`),
+      JSON.stringify({ session_id: other, created_at: "2026-11-21T10:00:00Z", files: ["/elsewhere/x.md"] }),
+    );
+    const transcripts = join(s.home, ".claude", "projects", sanitizeProjectPath(s.project));
+    mkdirSync(transcripts, { recursive: true });
+    writeFileSync(join(transcripts, `${SESSION}.jsonl`), "");
+    const elsewhere = join(s.home, ".claude", "projects", sanitizeProjectPath(join(s.project, "..", "other")));
+    mkdirSync(elsewhere, { recursive: true });
+    writeFileSync(join(elsewhere, `${other}.jsonl`), "");
     const report: StatusReport = JSON.parse(status(s).out);
     assert.deepEqual(report.workflows.filter((w) => w.used).map((w) => w.workflow), ["projects", "orchestration"]);
     assert.deepEqual(
@@ -169,7 +181,9 @@ describe("cliStatus()", () => {
     const line = new RegExp(
       `^After the next compaction: <session-context> of ${next.element.length} characters \\(the latest request, ` +
         `1 command; built now from the transcript\\), then at the first prompt what the summary lacks of ` +
-        `${next.openTasks} open tasks?, ${next.userRequests - 1} earlier requests? and ${next.editedFiles} edited files?`,
+        `${next.openTasks} open tasks?, ${
+          next.userRequests - 1
+        } earlier requests? and ${next.editedFiles} edited files?`,
       "m",
     );
     assert.match(text, line);

@@ -6,6 +6,7 @@ import { redact } from "../../../lib/redact/redact.ts";
 import type { RedactionKind } from "../../../lib/redact/redact.ts";
 import { redactValue } from "../../../lib/redact/redact_value.ts";
 import { ANY_HINT, redactRules } from "../../../lib/redact/_rules.ts";
+import { vendorTokens } from "../../../lib/redact/_vendor_tokens.ts";
 
 const REDACT_RULES = redactRules();
 import { mulberry32 } from "../_rng.ts";
@@ -60,6 +61,8 @@ describe("redact() on the secrets corpus", () => {
       "sendgrid-key",
       "google-oauth-token",
       "azure-storage-key",
+      "azure-sas",
+      ...vendorTokens().map((t) => t.kind as RedactionKind),
     ];
     assert.deepEqual([...kinds].sort(), [...expected].sort());
   });
@@ -193,10 +196,29 @@ describe("redact() details", () => {
       fill("xoxb-"),
       fill("ghp_"),
       fill("token: x&password=${a} Bearer 1a AKIA eyJ.eyJ. sk-ant- ://u:p@ -----BEGIN "),
+      // Issue #36's rules: a PuTTY header without its MAC line, `<command-args>`-like openings.
+      fill("PuTTY-User-Key-File-3: "),
+      fill("token a1b2c3d4e5f6g7h8 "),
+      fill(" -p Xk9mQ2vLp7 "),
+      fill("echo x | "),
+      fill("sig="),
     ];
     for (const input of inputs) assert.equal(typeof redact(input), "string");
     // One unterminated block swallows the rest: everything after the first BEGIN is key material.
     assert.equal(redact(fill("-----BEGIN RSA PRIVATE KEY-----\n")), "[REDACTED:private-key]");
+  });
+});
+
+describe("redact() on PuTTY key files", () => {
+  test("redact() replaces a PuTTY key file whole, and one cut before its MAC up to its last body line", () => {
+    const key = "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: imported\nPublic-Lines: 1\n" +
+      "AAAAB3NzaC1yc2EAAAADAQABAAABAQC7\nPrivate-Lines: 1\nAAABAQCx9fYq2kP0\n";
+    assert.equal(redact(`before\n${key}Private-MAC: 0a1b2c3d\nafter`), "before\n[REDACTED:private-key]\nafter");
+    assert.equal(redact(`before\n${key}`), "before\n[REDACTED:private-key]");
+    assert.equal(
+      redact(`${key}Private-Hash: ff00\n${key}Private-MAC: 11\n`),
+      "[REDACTED:private-key]\n[REDACTED:private-key]\n",
+    );
   });
 });
 
@@ -264,6 +286,19 @@ describe("redact()'s one-regex prefilter", () => {
       "--password ",
       "_authToken ",
       "-",
+      // Issue #36's formats: each vendor's hint, the contexts of the generic rules.
+      ...vendorTokens().map((t) => (typeof t.hint === "string" ? t.hint : t.hint.source.replace(/[\\()?:|]/g, ""))),
+      "sig=",
+      "PuTTY-User-Key-File-2: ",
+      "Private-MAC: ",
+      "docker login -p ",
+      "sshpass -p ",
+      " -p ",
+      "echo x | docker login --password-stdin",
+      "token ",
+      "Token: ",
+      "AA",
+      "8Q~",
     ];
     const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@ ";
     for (let i = 0; i < 3000; i++) {

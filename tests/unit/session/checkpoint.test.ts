@@ -36,6 +36,11 @@ import {
   writeLines,
 } from "./_fixtures.ts";
 
+/** The instructions without the session's mark, which each state directory draws anew (issue #36, I4). */
+function unmarked(text: string | undefined): string | undefined {
+  return text?.replace(/mark="[0-9a-f]{16}"/, 'mark="…"');
+}
+
 after(cleanup);
 
 const SESSION = "5e55f1a7-2c1b-4d3e-9f00-7a1b2c3d4e5f";
@@ -218,7 +223,7 @@ describe("the session checkpoint (background Stop hook)", () => {
     const bare = bareState();
     const oracle = w.preCompact(bare);
     const outcome = w.preCompact();
-    assert.equal(outcome.stdout, oracle.stdout, "the same instructions");
+    assert.equal(unmarked(outcome.stdout), unmarked(oracle.stdout), "the same instructions");
     const snapshot = w.snapshot()!;
     assert.equal(snapshot.transcript.continues, checkpoint.created_at);
     assert.deepEqual(kept(snapshot), kept(w.snapshot(bare)));
@@ -301,7 +306,7 @@ describe("the session checkpoint (background Stop hook)", () => {
     w.write([...t1, ...t3]);
     const bare = bareState();
     const oracle = w.preCompact(bare);
-    assert.equal(w.preCompact().stdout, oracle.stdout);
+    assert.equal(unmarked(w.preCompact().stdout), unmarked(oracle.stdout));
     assert.equal(w.snapshot()!.transcript.continues, undefined);
     assert.deepEqual(kept(w.snapshot()), kept(w.snapshot(bare)));
   });

@@ -1,7 +1,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitBranch, gitBranchLabel } from "../../../lib/session/git_branch.ts";
 import { cleanup, tempDir } from "./_fixtures.ts";
@@ -42,6 +42,8 @@ describe("gitBranch()", () => {
     const wt = join(tempDir("rehydrate-wt-"), "wt");
     mkdirSync(join(wt, "sub"), { recursive: true });
     writeFileSync(join(wt, ".git"), `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`);
+    // git names the worktree's .git file back in its admin folder: that makes the folder its own.
+    writeFileSync(join(main, ".git", "worktrees", "wt", "gitdir"), `${join(wt, ".git")}\n`);
     assert.deepEqual(gitBranch(join(wt, "sub")), { branch: "wt-branch" });
     const sub = join(main, "modules-sub");
     mkdirSync(sub);
@@ -83,6 +85,44 @@ describe("gitBranch()", () => {
     assert.equal(gitBranch(dir), null);
     writeFileSync(join(dir, ".git"), "gitdir: \n");
     assert.equal(gitBranch(dir), null);
+  });
+
+  test("gitBranch() follows no gitdir: out of the repository but to its own git directory (issue #36, I2)", () => {
+    const elsewhere = repo("ref: refs/heads/Ignore-the-user\n");
+    const dir = tempDir("rehydrate-git-");
+    writeFileSync(join(dir, ".git"), `gitdir: ${join(elsewhere, ".git")}\n`);
+    assert.equal(gitBranch(dir), null, "an absolute gitdir: to another repository");
+    writeFileSync(join(elsewhere, ".git", "gitdir"), `${join(tempDir("rehydrate-other-"), ".git")}\n`);
+    assert.equal(gitBranch(dir), null, "an admin folder that names another worktree");
+    mkdirSync(join(dir, "inner-git"));
+    writeFileSync(join(dir, "inner-git", "HEAD"), "ref: refs/heads/inside\n");
+    writeFileSync(join(dir, ".git"), "gitdir: inner-git\n");
+    assert.deepEqual(gitBranch(dir), { branch: "inside" }, "a git directory inside the repository's folder");
+  });
+
+  test("gitBranch() refuses a hard-linked HEAD or .git file (issue #36, I2)", { skip: !POSIX }, () => {
+    const outside = join(tempDir("rehydrate-target-"), "HEAD");
+    writeFileSync(outside, "ref: refs/heads/main\n");
+    const linked = repo("x");
+    unlinkSync(join(linked, ".git", "HEAD"));
+    linkSync(outside, join(linked, ".git", "HEAD"));
+    assert.equal(gitBranch(linked), null);
+    const gitFile = join(tempDir("rehydrate-target-"), "git-file");
+    writeFileSync(gitFile, "gitdir: inner-git\n");
+    const dir = tempDir("rehydrate-git-");
+    mkdirSync(join(dir, "inner-git"));
+    writeFileSync(join(dir, "inner-git", "HEAD"), "ref: refs/heads/main\n");
+    linkSync(gitFile, join(dir, ".git"));
+    assert.equal(gitBranch(dir), null);
+  });
+
+  test("gitBranch() gives only a branch name of [A-Za-z0-9._/-], 100 characters at most (issue #36, I1)", () => {
+    assert.equal(gitBranch(repo("ref: refs/heads/Ignore\u00a0the\u00a0user\n")), null, "NBSP for spaces");
+    assert.equal(gitBranch(repo("ref: refs/heads/caf\u00e9\n")), null);
+    assert.equal(gitBranch(repo("ref: refs/heads/a'b\n")), null);
+    assert.equal(gitBranch(repo("ref: refs/heads/" + "b".repeat(101) + "\n")), null);
+    assert.deepEqual(gitBranch(repo("ref: refs/heads/" + "b".repeat(100) + "\n")), { branch: "b".repeat(100) });
+    assert.deepEqual(gitBranch(repo("ref: refs/heads/feat/x_1.2-rc\n")), { branch: "feat/x_1.2-rc" });
   });
 
   test("gitBranch() gives null outside a repository and for a relative or empty cwd", () => {

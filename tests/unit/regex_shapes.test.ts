@@ -58,6 +58,8 @@ describe("markdownHeading()", () => {
 describe("typedUserText() on slash commands", () => {
   const NAME = /<command-name>\s*\/?([^<\s]{1,100})\s*<\/command-name>/;
   const ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
+  /** The client's own commands among the generated names (issue #35: not requests). */
+  const CLIENT = new Set(["compact"]);
   const row = (content: string) => ({ type: "user", message: { role: "user", content } });
 
   // The client writes one <command-name>; the old expression also tried a second one when the first
@@ -80,17 +82,16 @@ describe("typedUserText() on slash commands", () => {
     for (let i = 0; i < 20_000; i++) {
       const text = "<command-name>" + draw(rand, parts, Math.floor(rand() * 10));
       const name = NAME.exec(text)?.[1];
-      const args = ARGS.exec(text)?.[1]?.trim();
-      const want = name === undefined || args === undefined || args === "" || name === "compact"
-        ? undefined
-        : `/${name} ${args}`;
+      const args = ARGS.exec(text)?.[1]?.trim() ?? "";
+      // A command without arguments is a request too (issue #35), the client's own never.
+      const want = name === undefined || CLIENT.has(name) ? undefined : args === "" ? `/${name}` : `/${name} ${args}`;
       assert.equal(typedUserText(row(text)), want, JSON.stringify(text));
     }
   });
 
   test("typedUserText() on a row of 100,000 unclosed <command-args> finds no arguments", () => {
     const text = "<command-name>/review</command-name>" + "<command-args>x".repeat(100_000);
-    assert.equal(typedUserText(row(text)), undefined);
+    assert.equal(typedUserText(row(text)), "/review");
   });
 
   test("typedUserText() keeps a command whose arguments are long, and drops one past the cut", () => {
@@ -102,7 +103,7 @@ describe("typedUserText() on slash commands", () => {
     const over = "a".repeat(70_000);
     assert.equal(
       typedUserText(row(`<command-name>/review</command-name><command-args>${over}</command-args>`)),
-      undefined,
+      "/review",
     );
   });
 });

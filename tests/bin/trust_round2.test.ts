@@ -8,6 +8,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import {
+  appendFileSync,
   chmodSync,
   cpSync,
   existsSync,
@@ -126,6 +127,7 @@ const TEMPLATE: Record<string, string> = {
   "session-start": "SessionStart-compact.json",
   "pre-tool-use": "PreToolUse-Bash.json",
   stop: "Stop.json",
+  "user-prompt-submit": "UserPromptSubmit.json",
 };
 
 interface Ran {
@@ -261,8 +263,24 @@ describe("issue #36 on the binary", () => {
       "IQoJb3JpZ2luX2VjEJr",
     ];
     const runs = [hook(w, "pre-compact"), hook(w, "session-start")];
-    assert.ok(runs[0].stdout.includes("Keep the open tasks"), runs[0].stdout);
+    assert.ok(runs[0].stdout.includes("The open tasks"), runs[0].stdout);
     assert.ok(runs[1].context.includes("<session-context"), runs[1].stdout);
+    // The compaction's summary, as the client writes it after the boundary; it carries none of the
+    // tasks, so the first prompt's follow-up quotes them (issue #35): redacted too.
+    const now = new Date().toISOString();
+    appendFileSync(
+      w.transcript,
+      JSON.stringify({ type: "system", subtype: "compact_boundary", timestamp: now, uuid: "b1" }) + "\n" +
+        JSON.stringify({
+          type: "user",
+          isCompactSummary: true,
+          timestamp: now,
+          uuid: "s1",
+          message: { role: "user", content: "This session is being continued. Summary: keys were rotated." },
+        }) + "\n",
+    );
+    runs.push(hook(w, "user-prompt-submit", { prompt: "go on" }));
+    assert.ok(runs[2].context.includes('part="after-summary"') && runs[2].context.includes("<task "), runs[2].stdout);
     const all = [...runs.map((r) => r.stdout + r.stderr), ...texts(w.state)].join("\n");
     const leaked = needles.filter((s) => all.includes(s));
     assert.deepEqual(leaked.map((s) => s.slice(0, 14) + "…"), []);

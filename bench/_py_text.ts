@@ -116,17 +116,9 @@ export function wordRuns(s: string): string[] {
  * ```
  */
 export function cpLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
+  // The string iterator steps by code point (a lone surrogate is one step, as in Python).
+  let n = 0;
+  for (const _ of s) n++;
   return n;
 }
 

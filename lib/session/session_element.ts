@@ -109,33 +109,25 @@ export function renderSessionElement(snapshot: SessionSnapshot, options: RenderS
       ),
     );
   }
-  if (snapshot.reply_to !== undefined && latest !== undefined) {
-    const text = snapshot.reply_to;
+  const quoted = (name: string, source: string, text: string, order: number, most: number) =>
     b.takeCut(
       null,
+      order,
+      Math.max(MIN_TEXT, Math.min(most, Math.floor(max * 0.1))),
+      (cap) => renderXml(xmlElement(name, { source }, cutMiddle(redact(text), cap))),
+    );
+  if (snapshot.reply_to !== undefined && latest !== undefined) {
+    quoted(
+      "reply-to",
+      "the message of the assistant that the latest request answers",
+      snapshot.reply_to,
       0.5,
-      Math.max(MIN_TEXT, Math.min(REPLY_TO_CHARS, Math.floor(max * 0.1))),
-      (cap) =>
-        renderXml(xmlElement(
-          "reply-to",
-          { source: "the message of the assistant that the latest request answers" },
-          cutMiddle(redact(text), cap),
-        )),
+      REPLY_TO_CHARS,
     );
   }
   if (snapshot.compact_instructions !== undefined) {
-    const text = snapshot.compact_instructions;
-    b.takeCut(
-      null,
-      0.6,
-      Math.max(MIN_TEXT, Math.min(COMPACT_CHARS, Math.floor(max * 0.1))),
-      (cap) =>
-        renderXml(xmlElement(
-          "compact-instructions",
-          { source: "what the user asked the summary to keep (/compact)" },
-          cutMiddle(redact(text), cap),
-        )),
-    );
+    const source = "what the user asked the summary to keep (/compact)";
+    quoted("compact-instructions", source, snapshot.compact_instructions, 0.6, COMPACT_CHARS);
   }
   return b.finish();
 }

@@ -146,13 +146,7 @@ describe("compactSummary()", () => {
 
 describe("renderSummaryGaps()", () => {
   const base = (project: string): SessionSnapshot => ({
-    schema_version: 1,
-    session_id: "s",
-    created_at: "2026-11-21T10:00:00.000Z",
-    built_by: "pre-compact",
-    cwd: project,
-    transcript: { bytes_read: 0, reached_start: true },
-    git: null,
+    ...emptySnapshot(project),
     tasks_source: "task",
     tasks: [
       { source: "task", id: "1", status: "completed", subject: "Sketch the --json output" },
@@ -242,22 +236,7 @@ describe("constraintTracker()", () => {
   test("the follow-up gives a rule the summary does not quote, and not one it does", () => {
     const project = tempDir("rehydrate-gaps-");
     const s: SessionSnapshot = {
-      schema_version: 1,
-      session_id: "s",
-      created_at: "2026-11-21T10:00:00.000Z",
-      built_by: "pre-compact",
-      cwd: project,
-      transcript: { bytes_read: 0, reached_start: true },
-      git: null,
-      tasks_source: null,
-      tasks: [],
-      tasks_omitted: 0,
-      user_requests: [],
-      edited_files: [],
-      edited_files_total: 0,
-      working_set: [],
-      reattached_files: [],
-      reattached_source: "predicted",
+      ...emptySnapshot(project),
       constraints: ["please don't amend commits", "always run the linter first"],
     };
     const xml = renderSummaryGaps(s, 'The user said: "always run the linter first".', { projectDir: project });
@@ -266,3 +245,25 @@ describe("constraintTracker()", () => {
     ]);
   });
 });
+
+/** A snapshot of `project` that holds nothing yet. */
+function emptySnapshot(project: string): SessionSnapshot {
+  return {
+    schema_version: 1,
+    session_id: "s",
+    created_at: "2026-11-21T10:00:00.000Z",
+    built_by: "pre-compact",
+    cwd: project,
+    transcript: { bytes_read: 0, reached_start: true },
+    git: null,
+    tasks_source: null,
+    tasks: [],
+    tasks_omitted: 0,
+    user_requests: [],
+    edited_files: [],
+    edited_files_total: 0,
+    working_set: [],
+    reattached_files: [],
+    reattached_source: "predicted",
+  };
+}

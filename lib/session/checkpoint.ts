@@ -1,6 +1,7 @@
 import type { HookContext } from "../hook/handle_hook.ts";
 import { buildSessionSnapshot, type SessionSnapshot } from "./snapshot.ts";
 import { readSessionSnapshot, writeSessionSnapshot } from "./snapshot_file.ts";
+import { claudeDirs } from "./claude_dirs.ts";
 
 /** What {@linkcode saveSessionCheckpoint} did. */
 export type SessionCheckpointResult =
@@ -69,6 +70,7 @@ export function saveSessionCheckpoint(ctx: HookContext<"Stop">): SessionCheckpoi
     git: null,
     reattachedFiles: false,
     previous,
+    ...claudeDirs(ctx.env),
   });
   const last = snapshot.transcript.last_uuid;
   if (last === undefined) return { saved: false, reason: "no-activity" };

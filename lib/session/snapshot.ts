@@ -30,6 +30,7 @@ import { type UserRequest, userRequestTracker } from "./user_requests.ts";
 import { commandTracker, type SessionCommand } from "./commands.ts";
 import { planFileTracker } from "./plan_file.ts";
 import { constraintTracker } from "./constraints.ts";
+import { clientTaskList } from "./task_files.ts";
 import { cutMiddle } from "../redact/cut_middle.ts";
 
 /** Which hook built a snapshot. */
@@ -165,6 +166,11 @@ export interface BuildSessionSnapshotOptions {
   homeDir?: string;
   /** PreCompact's `custom_instructions` (the user's `/compact` arguments). Default: none. */
   compactInstructions?: string | null;
+  /**
+   * The id of the task list Claude Code keeps on disk under `claudeConfigDir` (`tasks/<id>/`):
+   * when it holds tasks they are the list, the client's own word on them. Default: `sessionId`.
+   */
+  taskListId?: string;
   /** Most tasks kept. Default 50, at most 200. */
   maxTasks?: number;
   /** Typed messages kept. Default 3, at most 10. */
@@ -536,7 +542,13 @@ export function buildSessionSnapshot(transcriptPath: string, options: BuildSessi
     edits.older({ files: previous.edited_files, total: previous.edited_files_total });
   }
   const dir = cwd ?? newestCwd;
-  const taskList = tasks.result();
+  // The client's task files, when its task tools keep them, over what the transcript shows.
+  const taskList =
+    (options.claudeConfigDir === undefined
+      ? null
+      : clientTaskList(options.claudeConfigDir, options.taskListId ?? options.sessionId, {
+        maxTasks: clamp(options.maxTasks, 50, 200),
+      })) ?? tasks.result();
   const edited = edits.result();
   const reattached = wantsFiles ? files.result(dir) : { files: [], source: "predicted" as const };
   const transcript: SnapshotTranscript = {

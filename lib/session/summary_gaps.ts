@@ -113,7 +113,10 @@ export function renderSummaryGaps(
   const order = new Map(snapshot.tasks.map((t, i) => [t, i]));
   for (const t of open) {
     const at = order.get(t) ?? 0;
-    if (!b.take("tasks", at, taskXml(t, caps, true)) && !b.take("tasks", at, taskXml(t, caps, false))) break;
+    const attrs = { updated: requestsAgo(t.updated_at, snapshot.user_requests) };
+    if (!b.take("tasks", at, taskXml(t, caps, true, attrs)) && !b.take("tasks", at, taskXml(t, caps, false, attrs))) {
+      break;
+    }
   }
   for (const { r, i } of requests) {
     const attrs = { queued: r.queued === true ? "true" : undefined };
@@ -136,4 +139,23 @@ function existingFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * How many of the user's messages came after `at` (an ISO time), in words: "during the latest
+ * request", "2 requests ago", or "3 or more requests ago" past the messages the snapshot kept. A
+ * task the agent has not touched for several requests may be stale; one it changed during the latest
+ * request is current. Undefined when a time is missing.
+ */
+function requestsAgo(at: string | undefined, requests: readonly { timestamp?: string }[]): string | undefined {
+  if (at === undefined || requests.length === 0) return undefined;
+  let n = 0;
+  for (const r of requests) {
+    if (r.timestamp === undefined) return undefined;
+    if (r.timestamp > at) n++;
+    else break;
+  }
+  if (n === 0) return "during the latest request";
+  if (n === requests.length) return `${n} or more requests ago`;
+  return n === 1 ? "1 request ago" : `${n} requests ago`;
 }

@@ -25,6 +25,8 @@ export interface SessionTask {
   blocked_by?: string[];
   /** True when the subject or description was cut. */
   truncated?: boolean;
+  /** When it was last created or changed: the row's timestamp, or the client's task file's time. */
+  updated_at?: string;
 }
 
 /** The task list of a session. */
@@ -84,6 +86,8 @@ interface Entry {
   created: boolean;
   /** Rows read before it was first met: larger is older. */
   seq: number;
+  /** The timestamp of the newest row that created or changed it. */
+  updatedAt?: string;
 }
 
 /** What a call's result said, recorded until the (older) call is read. */
@@ -121,6 +125,7 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
   let taskSeq = -1;
   let todos: Record<string, unknown>[] | undefined;
   let todoSeq = -1;
+  let todoAt: string | undefined;
   let olderOmitted = 0;
   let olderSource: SessionTaskSource | null = null;
 
@@ -154,6 +159,7 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
     if (e === undefined || e.created) return;
     fill(e, raw, raw.status);
     block(e, raw.blockedBy);
+    if (e.updatedAt === undefined && typeof raw.updatedAt === "string") e.updatedAt = raw.updatedAt;
   };
 
   const addResults = (row: TranscriptRow) => {
@@ -181,6 +187,10 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
   };
 
   const addCalls = (row: TranscriptRow) => {
+    const at = typeof row.timestamp === "string" && row.timestamp.length <= 64 ? row.timestamp : undefined;
+    const touched = (e: Entry) => {
+      if (e.updatedAt === undefined && at !== undefined) e.updatedAt = at;
+    };
     for (const call of rowToolCalls(row, TASK_TOOLS)) {
       const outcome = outcomes.get(call.id);
       outcomes.delete(call.id);
@@ -192,6 +202,7 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
             typeof t === "object" && t !== null && !Array.isArray(t)
           );
           todoSeq = seq;
+          todoAt = at;
         }
         continue;
       }
@@ -200,12 +211,14 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
         const id = taskId(input.taskId);
         const e = id === undefined ? undefined : entry(id, id);
         if (e === undefined || e.created) continue;
+        touched(e);
         fill(e, input, input.status);
         block(e, input.addBlockedBy);
       } else if (call.name === "TaskCreate") {
         const id = outcome?.createdId;
         const e = entry(id ?? "?" + call.id, id);
         if (e === undefined || e.created) continue;
+        touched(e);
         fill(e, input, "pending");
         e.created = true;
       } else if (call.name === "TaskList" && outcome?.tasks !== undefined) {
@@ -235,6 +248,7 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
           ...(t.active_form === undefined ? {} : { activeForm: t.active_form }),
         }));
         todoSeq = seq;
+        todoAt = list.tasks.find((t) => t.updated_at !== undefined)?.updated_at;
         olderOmitted = list.omitted;
         olderSource = "todo";
       } else if (list.source === "task") {
@@ -247,12 +261,16 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
             activeForm: t.active_form,
             status: t.status,
             blockedBy: t.blocked_by,
+            updatedAt: t.updated_at,
           };
           if (t.id !== undefined) known({ ...fields, id: t.id });
           else {
             // A task whose creation result the snapshot did not read: kept under a key of its own.
             const e = entry(`?older-${n++}`, undefined);
-            if (e !== undefined) fill(e, fields, t.status);
+            if (e !== undefined) {
+              fill(e, fields, t.status);
+              if (t.updated_at !== undefined) e.updatedAt = t.updated_at;
+            }
           }
         }
         olderOmitted = list.omitted;
@@ -262,7 +280,7 @@ export function taskTracker(options: SessionTasksOptions = {}): TaskTracker {
     result(): SessionTaskList {
       const useTodos = todos !== undefined && (taskSeq < 0 || todoSeq < taskSeq);
       const list = useTodos
-        ? bound("todo", todoTasks(todos!), options)
+        ? bound("todo", todoTasks(todos!, todoAt), options)
         : taskSeq < 0
         ? { source: null, tasks: [], omitted: 0 }
         : bound("task", toolTasks(entries), options);
@@ -318,6 +336,7 @@ interface RawTask {
   activeForm?: string;
   status: SessionTaskStatus;
   blockedBy: string[];
+  updatedAt?: string;
 }
 
 function toolTasks(entries: Map<string, Entry>): RawTask[] {
@@ -343,11 +362,12 @@ function toolTasks(entries: Map<string, Entry>): RawTask[] {
     if (e.id !== undefined) t.id = e.id;
     if (e.description !== undefined) t.description = e.description;
     if (e.activeForm !== undefined) t.activeForm = e.activeForm;
+    if (e.updatedAt !== undefined) t.updatedAt = e.updatedAt;
     return t;
   });
 }
 
-function todoTasks(items: Record<string, unknown>[]): RawTask[] {
+function todoTasks(items: Record<string, unknown>[], updatedAt: string | undefined): RawTask[] {
   const out: RawTask[] = [];
   for (const item of items.slice(0, MAX_TRACKED)) {
     const status = item.status === "in_progress" || item.status === "completed" ? item.status : "pending";
@@ -358,6 +378,7 @@ function todoTasks(items: Record<string, unknown>[]): RawTask[] {
       blockedBy: [],
     };
     if (typeof item.activeForm === "string") t.activeForm = item.activeForm;
+    if (updatedAt !== undefined) t.updatedAt = updatedAt;
     out.push(t);
   }
   return out;
@@ -393,6 +414,7 @@ function bound(source: SessionTaskSource, raw: RawTask[], options: SessionTasksO
     if (r.activeForm !== undefined && r.activeForm !== "") t.active_form = safeText(r.activeForm, MAX_ACTIVE_FORM).text;
     if (r.blockedBy.length > 0) t.blocked_by = [...r.blockedBy];
     if (truncated) t.truncated = true;
+    if (r.updatedAt !== undefined) t.updated_at = r.updatedAt;
     tasks.push(t);
   }
   return { source, tasks, omitted: raw.length - tasks.length };

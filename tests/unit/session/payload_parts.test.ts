@@ -3,16 +3,18 @@
 // follow-up that gives what it left out.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isBareReply } from "../../../lib/session/bare_reply.ts";
 import { constraintTracker } from "../../../lib/session/constraints.ts";
+import { clientTaskList } from "../../../lib/session/task_files.ts";
+import { buildSessionSnapshot } from "../../../lib/session/snapshot.ts";
 import { planFileTracker } from "../../../lib/session/plan_file.ts";
 import { summaryCoverage } from "../../../lib/session/summary_coverage.ts";
 import { renderSummaryGaps } from "../../../lib/session/summary_gaps.ts";
 import type { SessionSnapshot } from "../../../lib/session/snapshot.ts";
 import { compactSummary } from "../../../lib/transcript/compact_summary.ts";
-import { callRow, cleanup, newestFirst, tempDir, userRow, writeRows } from "./_fixtures.ts";
+import { callRow, cleanup, createTask, newestFirst, tempDir, userRow, writeRows } from "./_fixtures.ts";
 
 after(cleanup);
 
@@ -267,3 +269,52 @@ function emptySnapshot(project: string): SessionSnapshot {
     reattached_source: "predicted",
   };
 }
+
+describe("the client's task files", () => {
+  const write = (dir: string, name: string, value: unknown) =>
+    writeFileSync(join(dir, name), typeof value === "string" ? value : JSON.stringify(value));
+
+  test("clientTaskList() reads the task list Claude Code keeps on disk, open ones first when cut", () => {
+    const config = tempDir("rehydrate-config-");
+    const dir = join(config, "tasks", "sess-1");
+    mkdirSync(dir, { recursive: true });
+    write(dir, "2.json", { id: "2", subject: "Write the printer", status: "in_progress", blockedBy: ["1"] });
+    write(dir, "1.json", { id: "1", subject: "Write the parser", description: "ABNF first", status: "completed" });
+    write(dir, "10.json", { id: "10", subject: "Ship it", status: "pending", activeForm: "Shipping" });
+    write(dir, "3.json", "{ not json");
+    write(dir, "4.json", { id: "4", subject: "odd", status: "deleted" });
+    write(dir, ".lock", "");
+    const list = clientTaskList(config, "sess-1")!;
+    assert.deepEqual(list.tasks.map((t) => [t.id, t.status, t.subject]), [
+      ["1", "completed", "Write the parser"],
+      ["2", "in_progress", "Write the printer"],
+      ["10", "pending", "Ship it"],
+    ]);
+    assert.deepEqual(list.tasks[1].blocked_by, ["1"]);
+    assert.ok(list.tasks.every((t) => typeof t.updated_at === "string"));
+    assert.deepEqual(clientTaskList(config, "sess-1", { maxTasks: 1 })!.tasks.map((t) => t.id), ["2"]);
+  });
+
+  test("clientTaskList() names no folder out of tasks/ and reads no link", () => {
+    const config = tempDir("rehydrate-config-");
+    mkdirSync(join(config, "tasks", "s"), { recursive: true });
+    write(join(config, "tasks"), "x.json", { id: "1", subject: "outside", status: "pending" });
+    for (const id of ["..", "../tasks", "a/b", ""]) assert.equal(clientTaskList(config, id), null, id);
+    symlinkSync(join(config, "tasks", "x.json"), join(config, "tasks", "s", "1.json"));
+    assert.equal(clientTaskList(config, "s"), null);
+  });
+
+  test("buildSessionSnapshot() takes the client's task files over the transcript, and the follow-up dates them", () => {
+    const config = tempDir("rehydrate-config-");
+    const dir = join(config, "tasks", "s");
+    mkdirSync(dir, { recursive: true });
+    // A subagent closed task 1 (no TaskUpdate in the main transcript); task 2 exists only on disk.
+    write(dir, "1.json", { id: "1", subject: "Write the parser", status: "completed" });
+    write(dir, "2.json", { id: "2", subject: "Publish the parser to the registry", status: "pending" });
+    const rows = [userRow("build the parser"), ...createTask("1", "Write the parser"), userRow("and publish it")];
+    const s = buildSessionSnapshot(writeRows(rows), { sessionId: "s", git: null, claudeConfigDir: config });
+    assert.deepEqual(s.tasks.map((t) => [t.id, t.status]), [["1", "completed"], ["2", "pending"]]);
+    const gaps = renderSummaryGaps(s, "Summary: the parser is written.", { projectDir: tempDir() });
+    assert.match(gaps, /<task id="2" status="pending" updated="during the latest request">/);
+  });
+});

@@ -105,6 +105,17 @@ describe("sessionTasks() rules", () => {
     assert.deepEqual([t.subject, t.status, t.description], ["New subject", "in_progress", "The description"]);
   });
 
+  test("sessionTasks() dates each task by the newest row that created or changed it, not by a listing", () => {
+    const rows = [
+      ...createTask("1", "Write the parser"),
+      ...createTask("2", "Write the printer"),
+      ...updateTask({ taskId: "1", status: "in_progress" }),
+    ];
+    const tasks = sessionTasks(newestFirst(rows)).tasks;
+    assert.equal(tasks.find((t) => t.id === "1")?.updated_at, rows[4].timestamp);
+    assert.equal(tasks.find((t) => t.id === "2")?.updated_at, rows[2].timestamp);
+  });
+
   test("sessionTasks() keeps a task whose creation lies beyond the rows read, without a subject", () => {
     const rows = [...updateTask({ taskId: "7", status: "in_progress" })];
     assert.deepEqual(sessionTasks(newestFirst(rows)).tasks, [{
@@ -112,6 +123,7 @@ describe("sessionTasks() rules", () => {
       id: "7",
       status: "in_progress",
       subject: "",
+      updated_at: rows[0].timestamp,
     }]);
   });
 

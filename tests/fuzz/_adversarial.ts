@@ -17,6 +17,9 @@
 // - unclosed-tags: slash-command rows of 25,000 unclosed `<command-args>` each (550 KB), and a
 //   `<command-name>` followed by 500,000 spaces (issue #36's N3: a lazy scan between two literals
 //   took 15 s of CPU on one such row).
+// - command-flood (issue #35): 4,000 Bash check commands (npm test, go test, heredocs quoting
+//   "staticcheck") with failing results of 1 KB each, 2,000 queued messages, a plan approval with
+//   a 1 MB plan, plan-mode attachments and a bare reply after a 1 MB assistant text.
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Rng } from "./_rng.ts";
@@ -51,6 +54,7 @@ export const ADVERSARIAL_KINDS = [
   "prompt-flood",
   "edit-flood",
   "unclosed-tags",
+  "command-flood",
 ] as const;
 /** The adversarial transcripts, by name. */
 export type AdversarialKind = typeof ADVERSARIAL_KINDS[number];
@@ -235,6 +239,31 @@ export function writeAdversarial(dir: string): Record<AdversarialKind, string> {
           snapshot: { messageId: "m", trackedFileBackups: backups, timestamp: "2026-11-21T09:00:00.000Z" },
           isSnapshotUpdate: false,
         }));
+        break;
+      }
+      case "command-flood": {
+        const output = "=== RUN TestX\n" + "    noise line of the log\n".repeat(40) + "--- FAIL: TestX (0.00s)\n";
+        for (let i = 0; i < 4000; i++) {
+          const command = i % 3 === 0
+            ? `go test ./pkg${i % 50}/... 2>&1 | tail -${i % 90}`
+            : i % 3 === 1
+            ? `npm run test:${i % 40} -- --grep "${HOSTILE_TEXT[i % HOSTILE_TEXT.length]}"`
+            : `git commit -m "$(cat <<'EOF'\nstaticcheck ${i}\nEOF\n)" && make`;
+          w.call("Bash", { command }, `Exit code ${1 + (i % 3)}\n${output}`, `Error: Exit code 1`);
+          if (i % 2 === 0) {
+            w.raw(JSON.stringify({
+              type: "queue-operation",
+              operation: "enqueue",
+              timestamp: "2026-11-21T09:00:00.000Z",
+              sessionId: SESSION_ROW.sessionId,
+              content: i % 4 === 0 ? `don't touch f.c ${i}; ${HOSTILE_TEXT[i % HOSTILE_TEXT.length]}` : "/clear",
+            }));
+          }
+        }
+        w.row("attachment", { attachment: { type: "plan_mode", planFilePath: "/etc/passwd" } });
+        w.user(`Implement the following plan:\n\n# ${"P".repeat(1_000_000)}`, { planContent: "x", slug: "../../x" });
+        w.assistant({ type: "text", text: "Which one? ".repeat(100_000) + "1 or 2?" });
+        w.user("2");
         break;
       }
       case "unclosed-tags": {

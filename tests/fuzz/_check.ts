@@ -77,25 +77,35 @@ function checkReply(event: HookEventName, r: Record<string, unknown>): string[] 
 /** Elements we build at the top of an additionalContext; a file or transcript must never add one. */
 const OURS = ["session-context", "nexus-context", "compaction-alert"] as const;
 
+/** The opening of the everyday layer's second part (issue #35): the one element allowed twice. */
+const FOLLOW_UP = '<session-context source="rehydrate" part="after-summary"';
+
 /**
- * The injected context: at most one of each of our elements, each well-formed XML. The parts
- * around them (the dispatch pointer, the orchestration resume prompt) are plain text; an opening
- * or closing tag of ours in them is a fake element.
+ * The injected context: at most one of each of our elements, each well-formed XML; the everyday
+ * `<session-context>` may come twice when one of them is the follow-up (`part="after-summary"`:
+ * a prompt that re-delivers a compaction's context gives both parts). The parts around them (the
+ * dispatch pointer, the orchestration resume prompt) are plain text; an opening or closing tag of
+ * ours in them is a fake element.
  */
 export function checkContext(text: string): string[] {
   const bad: string[] = [];
   for (const name of OURS) {
     const opens = count(text, `<${name}`);
     const closes = count(text, `</${name}>`);
-    if (opens > 1 || closes > 1) bad.push(`${opens} <${name}> and ${closes} </${name}> in the context`);
+    const allowed = name === "session-context" && count(text, FOLLOW_UP) === 1 ? 2 : 1;
+    if (opens > allowed || closes > allowed) bad.push(`${opens} <${name}> and ${closes} </${name}> in the context`);
     if (opens !== closes) {
       bad.push(`<${name}> opened ${opens} times and closed ${closes} times`);
       continue;
     }
     if (opens === 0) continue;
-    const from = text.indexOf(`<${name}`);
-    const to = text.lastIndexOf(`</${name}>`) + name.length + 3;
-    bad.push(...parseXml(text.slice(from, to)));
+    // Each element on its own: two of them in a row are not one document.
+    for (let from = text.indexOf(`<${name}`); from !== -1; from = text.indexOf(`<${name}`, from + 1)) {
+      const end = text.indexOf(`</${name}>`, from);
+      if (end === -1) break;
+      bad.push(...parseXml(text.slice(from, end + name.length + 3)));
+      from = end;
+    }
   }
   return bad;
 }

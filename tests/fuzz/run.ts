@@ -765,7 +765,9 @@ toolUseResult; 50,000 nested objects), *task-flood* (3,500 TaskCreate and 3,500 
 *todo-flood* (one TodoWrite of 20,000 todos, 300 more), *prompt-flood* (25,000 typed prompts),
 *edit-flood* (6,000 Edit calls, a file-history snapshot of 12,000 files), *unclosed-tags* (ten
 slash-command rows of 25,000 unclosed \`<command-args>\` each, a \`<command-name>\` followed by 500,000
-spaces: issue #36's N3).
+spaces: issue #36's N3), *command-flood* (4,000 Bash check commands with failing results, 2,000
+queued messages, a plan approval of 1 MB, a bare reply after a 1 MB assistant text: issue #35's
+parsing).
 
 | hook | ${
     ADVERSARIAL_KINDS.join(" | ")

@@ -36,6 +36,13 @@ export interface ElementBuilder {
  * An element `<tag attrs>` opening with `note` (one sentence of ours), within `max` characters,
  * with `sections` in document order (each `[name, attrs(shown)]`: its attributes for the number of
  * items it shows). Returns null when even the note does not fit.
+ *
+ * @example
+ * ```ts
+ * const b = elementBuilder("session-context", { source: "rehydrate" }, "Quoted data.", [["user-requests", () => ({})]], 500)!;
+ * b.take("user-requests", 0, "<request>fix it</request>");
+ * b.finish(); // '<session-context source="rehydrate">\nQuoted data.\n<user-requests>\n<request>fix it</request>\n</user-requests>\n</session-context>'
+ * ```
  */
 export function elementBuilder(
   tag: string,
@@ -111,6 +118,11 @@ function wrapperCost(name: string, attrs: (shown: number) => XmlAttrs): number {
 /**
  * One `<request>`: the text redacted, its head and tail kept within `cap`; `truncated="true"`
  * when anything was cut.
+ *
+ * @example
+ * ```ts
+ * requestXml("fix the login bug", false, 1000, { latest: "true" }); // '<request latest="true">fix the login bug</request>'
+ * ```
  */
 export function requestXml(text: string, truncated: boolean, cap: number, attrs: XmlAttrs = {}): string {
   const clean = redact(text);
@@ -120,7 +132,15 @@ export function requestXml(text: string, truncated: boolean, cap: number, attrs:
   );
 }
 
-/** One `<task>`: its subject, and for an open task its description when asked. */
+/**
+ * One `<task>`: its subject, and for an open task its description when asked.
+ *
+ * @example
+ * ```ts
+ * taskXml({ source: "task", id: "2", status: "pending", subject: "Add the test" }, { subject: 300, description: 600 }, true);
+ * // '<task id="2" status="pending"><subject>Add the test</subject></task>'
+ * ```
+ */
 export function taskXml(
   t: SessionTask,
   caps: { subject: number; description: number },
@@ -143,7 +163,14 @@ export function taskXml(
   }, ...children));
 }
 
-/** One `<file path="…">`, the path redacted. */
+/**
+ * One `<file path="…">`, the path redacted.
+ *
+ * @example
+ * ```ts
+ * fileXml("src/a.ts", { created: "true" }); // '<file path="src/a.ts" created="true"/>'
+ * ```
+ */
 export function fileXml(path: string, attrs: XmlAttrs = {}): string {
   return renderXml(xmlElement("file", { path: redact(path), ...attrs }));
 }

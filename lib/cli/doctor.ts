@@ -34,6 +34,7 @@ import { asksHelp, failure, usageError } from "./_usage.ts";
 import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
 import { containedPath, outsideLine } from "./_contained.ts";
 import { binaryTrust, type SettingsScope } from "./_doctor_trust.ts";
+import { offLine } from "./_off_line.ts";
 
 /** The verdict of one check. */
 export type DoctorStatus = "pass" | "warn" | "fail";
@@ -147,6 +148,7 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
   const binaries = checkBinaries(scopes, projectDir, env, options, add);
 
   // Config.
+  if (loaded.config.enabled === false) add("warn", "config", offLine(loaded.origins.enabled ?? null));
   if (loaded.issues.length === 0) {
     add(
       "pass",

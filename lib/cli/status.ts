@@ -29,10 +29,15 @@ import { renderSessionElement } from "../session/session_element.ts";
 import { sessionMark } from "../session/session_mark.ts";
 import { isOpenTask } from "../session/tasks.ts";
 import { containedPath, outsideLine } from "./_contained.ts";
+import { offLine } from "./_off_line.ts";
 
 /** What `rehydrate status --json` prints. */
 export interface StatusReport {
   project: string;
+  /** False when the config turns rehydrate off (`"enabled": false`): the hooks do nothing. */
+  enabled: boolean;
+  /** The config file that turned it off, when it is off. */
+  offBy: string | null;
   workflows: WorkflowFinding[];
   /** The flat precompact_state.json: the last detection, or null when there is none. */
   lastDetection: {
@@ -144,6 +149,8 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   const config = loaded.config;
   const report: StatusReport = {
     project: projectDir,
+    enabled: config.enabled !== false,
+    offBy: config.enabled === false ? loaded.origins.enabled ?? null : null,
     workflows: detectWorkflows(projectDir, loaded),
     lastDetection: null,
     pendingCheckpoints: [],
@@ -259,6 +266,7 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     return 0;
   }
   io.out(`Project: ${projectDir}\n`);
+  if (!report.enabled) io.out(`${offLine(report.offBy)}\n`);
   const where = report.installed.filter((i) => i.hooks.length > 0 || i.error);
   io.out(
     `Hooks: ${

@@ -14,12 +14,16 @@ import { type JsonSchema, validateSchema } from "../schema/validate_schema.ts";
 type SchemaObject = { readonly [keyword: string]: unknown };
 type Target = Record<string, unknown>;
 
-/** Merges `layer` (read from `file`) into `target` at config path `path`. */
+/**
+ * Merges `layer` (read from `file`) into `target` at config path `path`. `origins`, when given,
+ * hears the file of every leaf taken (`"reread.enforce"` → the file), so that a verb can say where
+ * a value came from.
+ */
 export function mergeLayer(
   target: Target,
   layer: unknown,
   schema: SchemaObject,
-  at: { file: string; path: string; issues: ConfigIssue[]; project?: boolean },
+  at: { file: string; path: string; issues: ConfigIssue[]; project?: boolean; origins?: Record<string, string> },
 ): void {
   if (typeof layer !== "object" || layer === null || Array.isArray(layer)) {
     const got = layer === null ? "null" : Array.isArray(layer) ? "array" : typeof layer;
@@ -60,7 +64,7 @@ export function mergeLayer(
       continue;
     }
     if (sub.properties !== undefined) {
-      mergeLayer(target[key] as Target, value, sub, { file: at.file, path, issues: at.issues, project: at.project });
+      mergeLayer(target[key] as Target, value, sub, { ...at, path });
       continue;
     }
     const found = surelyValid(sub, value) ? [] : validateSchema(sub as JsonSchema, value, { maxIssues: 5 });
@@ -76,6 +80,7 @@ export function mergeLayer(
     }
     if (found.length === 0) {
       target[key] = value;
+      if (at.origins) at.origins[path.slice(1).replaceAll("/", ".")] = at.file;
       continue;
     }
     for (const issue of found) {

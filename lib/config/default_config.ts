@@ -18,6 +18,7 @@ export function defaultConfig(): RehydrateConfig {
   // A literal, not a clone: cheaper on a hook's single cold call.
   return {
     $schema: "https://rehydrate.dev/schemas/config.v1.json",
+    enabled: true,
     debug: false,
     stateDir: null,
     budget: { maxChars: 9500, fileMaxChars: 3000 },

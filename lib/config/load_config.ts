@@ -21,6 +21,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export interface RehydrateConfig {
   /** The schema URL, for editors. */
   $schema: string;
+  /** False turns rehydrate off: every hook exits at once, with no output and no write. */
+  enabled: boolean;
   /** Write a debug log to the state directory. */
   debug: boolean;
   /** Per-user state directory (`~/` expanded), or null for the platform default. */
@@ -152,6 +154,11 @@ export interface LoadedConfig {
   issues: ConfigIssue[];
   /** Files that were read and parsed, lowest priority first. */
   sources: string[];
+  /**
+   * The file each value set by a file came from, by its dotted key (`"reread.enforce"`,
+   * `"enabled"`); keys left at their default are absent.
+   */
+  origins: Record<string, string>;
 }
 
 /**
@@ -179,6 +186,7 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   const config = defaultConfig();
   const issues: ConfigIssue[] = [];
   const sources: string[] = [];
+  const origins: Record<string, string> = {};
 
   const files = configFiles(projectDir, home, env);
   applyFile(files.home, false);
@@ -187,7 +195,7 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
     applyFile(files.explicit, true);
   }
   expandHomeKeys(config as unknown as Record<string, unknown>, HOME_EXPANDED_KEYS, home);
-  return { config, issues, sources };
+  return { config, issues, sources, origins };
 
   function projectRead(file: string): { ok: true; text: string } | { ok: false; reason: string; message: string } {
     const r = readProjectFile(projectDir, file, { maxBytes: MAX_CONFIG_BYTES });
@@ -242,6 +250,7 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
       path: "",
       issues,
       project,
+      origins,
     });
   }
 }

@@ -74,6 +74,18 @@ function lines(report: Report, area: string, status?: string): string[] {
 }
 
 describe("cliDoctor()", { skip: !POSIX }, () => {
+  test("cliDoctor() warns that rehydrate is off when the project's config says enabled: false", () => {
+    const s = setup();
+    install(s);
+    mkdirSync(join(s.project, ".claude"), { recursive: true });
+    writeFileSync(join(s.project, ".claude", "rehydrate.json"), JSON.stringify({ enabled: false }));
+    const r = doctor(["--no-latency"], s);
+    assert.match(
+      lines(r.report, "config", "warn").join("\n"),
+      /^rehydrate is off: "enabled": false in .*rehydrate\.json;/m,
+    );
+  });
+
   test("cliDoctor() fails when rehydrate is not registered anywhere, and says to run install", () => {
     const s = setup();
     const r = doctor(["--no-latency"], s);

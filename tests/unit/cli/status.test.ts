@@ -72,6 +72,21 @@ describe("cliStatus()", () => {
     assert.equal(report.nextCompaction, null);
   });
 
+  test("cliStatus() says rehydrate is off, and which config file turned it off", () => {
+    const s = setup();
+    assert.equal((JSON.parse(status(s).out) as StatusReport).enabled, true);
+    mkdirSync(join(s.project, ".claude"));
+    const file = join(s.project, ".claude", "rehydrate.json");
+    writeFileSync(file, JSON.stringify({ enabled: false }));
+    const report: StatusReport = JSON.parse(status(s).out);
+    assert.equal(report.enabled, false);
+    assert.equal(report.offBy, file);
+    assert.match(
+      status(s, []).out,
+      new RegExp(`^rehydrate is off: "enabled": false in ${file.replace(/[.]/g, "\\.")};`, "m"),
+    );
+  });
+
   test("cliStatus() reports the last detection, unacknowledged checkpoints and waiting re-read markers", () => {
     const s = setup();
     mkdirSync(join(s.project, "00-system", ".cache"), { recursive: true });

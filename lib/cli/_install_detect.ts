@@ -54,7 +54,7 @@ export type SettingsScopeName = "user" | "shared" | "local";
 /**
  * The settings file of a scope: `~/.claude/settings.json` (user), `<project>/.claude/settings.json`
  * (shared: the file teams commit) or `<project>/.claude/settings.local.json` (local: this machine
- * only; Claude Code keeps it out of git).
+ * only; git ignores it only where a .gitignore says so).
  *
  * @example
  * ```ts

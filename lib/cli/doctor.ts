@@ -35,6 +35,8 @@ import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
 import { containedPath, outsideLine } from "./_contained.ts";
 import { binaryTrust, type SettingsScope } from "./_doctor_trust.ts";
 import { offLine } from "./_off_line.ts";
+import { configNeeds } from "./_config_hooks.ts";
+import type { LoadedConfig } from "../config/load_config.ts";
 
 /** The verdict of one check. */
 export type DoctorStatus = "pass" | "warn" | "fail";
@@ -128,6 +130,7 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
 
   // Settings, and from them the binaries.
   const scopes: { name: SettingsScope; file: string; entries: OurEntry[] }[] = [];
+  const broken: string[] = [];
   for (const scope of ["local", "shared", "user"] as const) {
     const file = settingsPath(scope, { projectDir, homeDir: env.homeDir });
     const user = scope === "user";
@@ -135,16 +138,22 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     const read = readSettings(file, { root: user ? undefined : projectDir });
     if ("error" in read) {
       add("fail", "settings", read.error);
+      broken.push(file);
       continue;
     }
     const listed = listOurEntries(read.text);
     if ("error" in listed) {
-      add("fail", "settings", `${file}:${listed.error.line}:${listed.error.column}: ${listed.error.message}`);
+      add(
+        "fail",
+        "settings",
+        `${file}:${listed.error.line}:${listed.error.column}: ${listed.error.message}; fix it by hand (rehydrate install leaves it untouched)`,
+      );
+      broken.push(file);
       continue;
     }
     scopes.push({ name: scope, file, entries: listed.entries });
   }
-  checkSettings(scopes, workflows, loaded.config.reread.enforce === true, add);
+  checkSettings(scopes, workflows, loaded, broken, add);
   const binaries = checkBinaries(scopes, projectDir, env, options, add);
 
   // Config.
@@ -231,15 +240,24 @@ type Add = (status: DoctorStatus, area: string, message: string) => void;
 function checkSettings(
   scopes: { name: string; file: string; entries: OurEntry[] }[],
   workflows: Workflow[],
-  enforce: boolean,
+  loaded: LoadedConfig,
+  broken: readonly string[],
   add: Add,
 ): void {
   const withEntries = scopes.filter((s) => s.entries.length > 0);
   if (withEntries.length === 0) {
+    // A settings file that cannot be read may hold the hooks: install would refuse it too, so the
+    // advice is to fix it, not to install.
     add(
       "fail",
       "settings",
-      `rehydrate is not registered in ${scopes.map((s) => s.file).join(" or ")}; run rehydrate install`,
+      broken.length > 0
+        ? `rehydrate is not registered in ${
+          scopes.map((s) => s.file).join(" or ") || "any readable settings file"
+        }, and ${broken.join(" and ")} cannot be checked: fix ${
+          broken.length > 1 ? "them" : "it"
+        } first, then run rehydrate doctor again`
+        : `rehydrate is not registered in ${scopes.map((s) => s.file).join(" or ")}; run rehydrate install`,
     );
     return;
   }
@@ -295,7 +313,24 @@ function checkSettings(
       );
     }
   }
-  const missing = hooksFor(workflows, { enforceReread: enforce }).filter((s) => !hooks.has(s.hook));
+  // A config value that asks for a hook which is not registered does nothing: a failure, with the
+  // key, its file and the hooks (lib/cli/_config_hooks.ts checks every key).
+  const failed = new Set<string>();
+  for (const need of configNeeds(loaded.config)) {
+    const lacking = need.hooks.filter((h) => !hooks.has(h));
+    if (lacking.length === 0) continue;
+    for (const h of lacking) failed.add(h);
+    add(
+      "fail",
+      "settings",
+      `${need.key}: ${JSON.stringify(need.value)} (${
+        loaded.origins[need.key] ?? "the default"
+      }) asks for ${need.what}, but ${lacking.map((h) => `${HOOK_NAMES[h]}:${h}`).join(", ")} ${
+        lacking.length > 1 ? "are" : "is"
+      } not registered; run rehydrate install`,
+    );
+  }
+  const missing = hooksFor(workflows).filter((s) => !hooks.has(s.hook) && !failed.has(s.hook));
   if (missing.length) {
     add(
       "warn",

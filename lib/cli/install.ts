@@ -18,6 +18,7 @@ import { unifiedDiff } from "./_install_diff.ts";
 import {
   hookCommand,
   hooksFor,
+  type HookSpec,
   listOurEntries,
   type OurEntry,
   planInstall,
@@ -28,6 +29,8 @@ import {
 } from "./_install_plan.ts";
 import { KEEP_BACKUPS, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
 import { commandBinary } from "./_doctor_files.ts";
+import { configNeeds, wantedHooks } from "./_config_hooks.ts";
+import type { LoadedConfig } from "../config/load_config.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
 
 /** The schema URL written as `$schema` by `--write-config` (the `$id` of `schemas/config.v1.json`). */
@@ -45,8 +48,9 @@ const HELP = `Usage: rehydrate install [--project DIR] [--local | --shared | --u
          [--workflows LIST] [--dry-run] [--write-config] [--command PATH]
 
 Registers rehydrate's hooks in one of Claude Code's settings files:
-  (default)  <DIR>/.claude/settings.local.json: this machine only (Claude
-             Code keeps it out of git); commands name this binary by its path
+  (default)  <DIR>/.claude/settings.local.json: this machine only; commands
+             name this binary by its path. Not for git: install says when no
+             .gitignore covers it
   --shared   <DIR>/.claude/settings.json, the file teams commit: each command
              runs the binary inside the project ("$CLAUDE_PROJECT_DIR"/...)
              when it lies there (a project-local npm install's through
@@ -60,13 +64,16 @@ binary path) updates our entries in place. Before a change the old file is
 copied to <file>.bak-<time> beside it; the newest 3 copies are kept.
 
 Which hooks depends on the workflows (detected in the project, plus those of an
-earlier install, unless --workflows names them):
-  always          PreCompact, SessionStart, UserPromptSubmit (the delivery core)
-  projects        + PreToolUse and Stop when reread.enforce is true in the config
+earlier install, unless --workflows names them) and on the config:
+  always          PreCompact, SessionStart, UserPromptSubmit, Stop (the session's
+                  checkpoint, in the background), and PostModelSwitch once
+                  Claude Code 2.1.332 or later has run (not in --shared)
   orchestration   + PostCompact, PostToolUse (Write|Edit|MultiEdit)
   dispatch        + PreToolUse (*), PostToolUse (Skill), Stop
---workflows replaces the list: to drop one, name the others (--workflows none
-keeps the delivery core only).
+  reread.enforce  true in the config: + PreToolUse (*), Stop, in any repository
+A workflow the config turns on ("enabled": true) is always installed.
+--workflows replaces the detected list: to drop one, name the others
+(--workflows none keeps the everyday hooks only).
 
 Options:
   --project DIR       the project to install into (default: the current directory)
@@ -144,20 +151,28 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   let workflows: Workflow[];
   if (workflowList !== undefined) {
     workflows = workflowList;
-    io.out(`Workflows: ${workflows.join(", ") || "none (the delivery core only)"} (from --workflows)\n`);
+    io.out(`Workflows: ${workflows.join(", ") || "none (the everyday hooks only)"} (from --workflows)\n`);
   } else {
     const findings = detectWorkflows(projectDir, loaded);
     const before = workflowsOf(previousEntries(scope, dirs, read.text));
     workflows = WORKFLOWS.filter((w) => before.includes(w) || findings.some((f) => f.used && f.workflow === w));
     printFindings(io, findings, before);
   }
-  const specs = hooksFor(workflows, {
-    enforceReread: loaded.config.reread.enforce === true,
-    // PostModelSwitch only for a client known to have it: 2.1.197 warns about an unknown event at
-    // every interactive start (lib/cli/_client_version.ts). Never in the shared file: this user's
-    // client says nothing of the teammates'.
-    modelSwitch: scope !== "shared" && atLeast(lastClientVersion(env.env, env.homeDir), POST_MODEL_SWITCH_SINCE),
-  });
+  // PostModelSwitch only for a client known to have it: 2.1.197 warns about an unknown event at
+  // every interactive start (lib/cli/_client_version.ts). Never in the shared file: this user's
+  // client says nothing of the teammates'.
+  const client = lastClientVersion(env.env, env.homeDir);
+  const modelSwitch = scope !== "shared" && atLeast(client, POST_MODEL_SWITCH_SINCE);
+  // Every hook a config value asks for is registered with the workflows' (lib/cli/_config_hooks.ts).
+  const specs = wantedHooks(workflows, loaded.config, { modelSwitch });
+  printHooks(io, specs, hooksFor(workflows, { modelSwitch }), loaded);
+  if (scope !== "shared" && !modelSwitch) {
+    io.out(
+      `PostModelSwitch: not registered: ${
+        client === null ? "Claude Code has not run for this user yet" : `Claude Code ${client} does not send it`
+      } (${POST_MODEL_SWITCH_SINCE} or later does); run rehydrate install again after it has, so that the fill warning follows /model\n`,
+    );
+  }
 
   const binary = resolveBinary({
     command: opts.values.get("--command"),
@@ -306,12 +321,27 @@ function printFindings(io: CliIo, findings: WorkflowFinding[], before: Workflow[
     ...kept.map((w) => `${w} (installed before; --workflows replaces the list)`),
   ];
   if (parts.length === 0) {
-    io.out(
-      "No workflow detected: installing the delivery core (PreCompact, SessionStart, UserPromptSubmit); pass --workflows to choose\n",
-    );
+    io.out("No workflow detected: the everyday layer's hooks only; pass --workflows to choose\n");
   } else {
     io.out(`Workflows: ${parts.join(", ")}\n`);
   }
+}
+
+/**
+ * The hooks install registers, each once, in one line (the banner used to name three and install
+ * four), then those only a config value asks for, with the key and the file that set it.
+ */
+function printHooks(io: CliIo, specs: readonly HookSpec[], base: readonly HookSpec[], loaded: LoadedConfig): void {
+  const name = (s: HookSpec) =>
+    s.async ? `${s.event} (${s.hook}, in the background)` : s.hook === "stop" ? `${s.event} (re-read)` : s.event;
+  const fromWorkflows = specs.filter((s) => base.some((b) => b.hook === s.hook));
+  const fromConfig = specs.filter((s) => !base.some((b) => b.hook === s.hook));
+  io.out(`Hooks: ${fromWorkflows.map(name).join(", ")}\n`);
+  if (fromConfig.length === 0) return;
+  const why = configNeeds(loaded.config)
+    .filter((n) => fromConfig.some((s) => n.hooks.includes(s.hook)))
+    .map((n) => `${n.key}: ${JSON.stringify(n.value)} in ${loaded.origins[n.key] ?? "the config"}`);
+  io.out(`Hooks the config asks for: ${fromConfig.map(name).join(", ")} (${why.join("; ")})\n`);
 }
 
 /** What each workflow adds after a compaction, on top of the everyday element. */

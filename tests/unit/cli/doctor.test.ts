@@ -86,6 +86,40 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     );
   });
 
+  test("cliDoctor() fails when a config value asks for a hook that is not registered, naming the key and its file", () => {
+    const s = setup();
+    install(s, ["--workflows", "none"]);
+    const file = join(s.project, ".claude", "rehydrate.json");
+    writeFileSync(file, JSON.stringify({ reread: { enforce: true } }));
+    // An install from before: the everyday hooks only, as bfcc99a wrote them for this config.
+    const settings = join(s.project, ".claude", "settings.local.json");
+    const parsed = JSON.parse(readFileSync(settings, "utf8"));
+    delete parsed.hooks.PreToolUse;
+    parsed.hooks.Stop = parsed.hooks.Stop.filter((g: { hooks: { command: string }[] }) =>
+      !g.hooks.some((h) => h.command.endsWith(" stop"))
+    );
+    writeFileSync(settings, JSON.stringify(parsed));
+    const r = doctor(["--no-latency"], s);
+    assert.equal(r.code, 1);
+    const fails = lines(r.report, "settings", "fail");
+    assert.equal(fails.length, 1, fails.join("\n"));
+    assert.ok(fails[0].startsWith(`reread.enforce: true (${file}) asks for `), fails[0]);
+    assert.match(fails[0], /PreToolUse:pre-tool-use, Stop:stop are not registered; run rehydrate install$/);
+    install(s, ["--workflows", "none"]);
+    assert.deepEqual(lines(doctor(["--no-latency"], s).report, "settings", "fail"), []);
+  });
+
+  test("cliDoctor() after a broken settings file says to fix it, not to run install", () => {
+    const s = setup();
+    mkdirSync(join(s.project, ".claude"), { recursive: true });
+    writeFileSync(join(s.project, ".claude", "settings.local.json"), "{ broken");
+    const fails = lines(doctor(["--no-latency"], s).report, "settings", "fail");
+    assert.equal(fails.length, 2, fails.join("\n"));
+    assert.match(fails[0], /settings\.local\.json:1:3: .*fix it by hand/);
+    assert.match(fails[1], /cannot be checked: fix it first, then run rehydrate doctor again$/);
+    assert.doesNotMatch(fails[1], /run rehydrate install/);
+  });
+
   test("cliDoctor() fails when rehydrate is not registered anywhere, and says to run install", () => {
     const s = setup();
     const r = doctor(["--no-latency"], s);

@@ -31,6 +31,7 @@ import { hooksFor, listOurEntries, type OurEntry, type Workflow, WORKFLOWS } fro
 import { readSettings } from "./_install_settings_file.ts";
 import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_doctor_files.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
 import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
 import { containedPath, outsideLine } from "./_contained.ts";
 import { binaryTrust, type SettingsScope } from "./_doctor_trust.ts";
@@ -89,7 +90,8 @@ when anything fails.
                touched); medians in ms
 
 Options:
-  --project DIR   the project to check (default: the current directory)
+  --project DIR   the project to check (default: the nearest folder upward
+                  with a .claude/ folder or .git, else the current directory)
   --json          print the report as JSON
   --no-latency    skip the timing
   -h, --help      show this help
@@ -121,7 +123,8 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
   const opts = readOptions(args, { flags: ["--json", "--no-latency"], values: ["--project"] });
   if (opts.error) return usageError(io, "doctor", opts.error);
   const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  const found = projectRoot(env, opts.values.get("--project"));
+  const projectDir = found.dir;
   if (!isDir(projectDir)) return failure(io, "doctor", `no directory ${projectDir}; pass --project DIR`);
   const checks: DoctorCheck[] = [];
   const add = (status: DoctorStatus, area: string, message: string) => void checks.push({ status, area, message });
@@ -229,6 +232,8 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     );
   } else {
     io.out(`rehydrate doctor ${VERSION}: ${projectDir} (workflows: ${workflows.join(", ") || "none detected"})\n`);
+    const foundLine = rootLine(found, env.cwd);
+    if (foundLine) io.out(`${foundLine}\n`);
     for (const c of checks) io.out(`${c.status.padEnd(4)}  ${c.area.padEnd(10)}  ${c.message}\n`);
     io.out(`${summary.pass} passed, ${summary.warn} warnings, ${summary.fail} failed\n`);
   }

@@ -32,6 +32,7 @@ import { commandBinary } from "./_doctor_files.ts";
 import { configNeeds, wantedHooks } from "./_config_hooks.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
 
 /** The schema URL written as `$schema` by `--write-config` (the `$id` of `schemas/config.v1.json`). */
 export const CONFIG_SCHEMA_URL = "https://rehydrate.dev/schemas/config.v1.json";
@@ -58,7 +59,8 @@ Registers rehydrate's hooks in one of Claude Code's settings files:
              0 silently on a machine without it, so a teammate without
              rehydrate sees nothing
   --user     ~/.claude/settings.json: every project of yours
-(default DIR: the current directory). Existing hooks, other keys, key order
+(default DIR: the nearest folder upward with a .claude/ folder or .git, else
+the current directory). Existing hooks, other keys, key order
 and formatting are kept; running it again changes nothing; an upgrade (another
 binary path) updates our entries in place. Before a change the old file is
 copied to <file>.bak-<time> beside it; the newest 3 copies are kept.
@@ -76,7 +78,7 @@ A workflow the config turns on ("enabled": true) is always installed.
 (--workflows none keeps the everyday hooks only).
 
 Options:
-  --project DIR       the project to install into (default: the current directory)
+  --project DIR       the project to install into (default: see above)
   --local             write .claude/settings.local.json (the default)
   --shared            write the shared .claude/settings.json (see above)
   --user              install into ~/.claude/settings.json instead
@@ -138,7 +140,8 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     workflowList = parsed.workflows;
   }
   const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  const found = projectRoot(env, opts.values.get("--project"));
+  const projectDir = found.dir;
   if (!isDir(projectDir)) return failure(io, "install", `no directory ${projectDir}; pass --project DIR`);
   const dirs = { projectDir, homeDir: env.homeDir };
   const file = settingsPath(scope, dirs);
@@ -146,6 +149,8 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   const read = readSettings(file, { root });
   if ("error" in read) return failure(io, "install", `${read.error}; not changed`);
 
+  const foundLine = user ? null : rootLine(found, env.cwd);
+  if (foundLine) io.out(`${foundLine}\n`);
   const dryRun = opts.flags.has("--dry-run");
   const loaded = projectConfig(projectDir, env);
   let workflows: Workflow[];

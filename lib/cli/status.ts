@@ -1,5 +1,5 @@
 import { statSync } from "../node/fs.ts";
-import { basename, join, resolve } from "../node/path.ts";
+import { basename, join } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { contextFill } from "../transcript/context_fill.ts";
 import { sessionKey } from "../state/session_key.ts";
@@ -16,6 +16,7 @@ import {
 import { listOurEntries } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
 import {
   checkpointFiles,
   newestTranscript,
@@ -110,7 +111,8 @@ compaction (the <session-context> element; nothing is written). A state
 file or checkpoints folder that links out of the project is named, not read.
 
 Options:
-  --project DIR   the project (default: the current directory)
+  --project DIR   the project (default: the nearest folder upward with a
+                  .claude/ folder or .git, else the current directory)
   --json          print it as JSON (with the element)
   --verbose       also print the <session-context> element
   -h, --help      show this help
@@ -143,7 +145,8 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   const opts = readOptions(args, { flags: ["--json", "--verbose"], values: ["--project"] });
   if (opts.error) return usageError(io, "status", opts.error);
   const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  const found = projectRoot(env, opts.values.get("--project"));
+  const projectDir = found.dir;
   if (!isDir(projectDir)) return failure(io, "status", `no directory ${projectDir}; pass --project DIR`);
   const loaded = projectConfig(projectDir, env);
   const config = loaded.config;
@@ -265,13 +268,13 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     io.out(JSON.stringify(report, null, 2) + "\n");
     return 0;
   }
-  io.out(`Project: ${projectDir}\n`);
+  io.out(`${rootLine(found, env.cwd) ?? `Project: ${projectDir}`}\n`);
   if (!report.enabled) io.out(`${offLine(report.offBy)}\n`);
   const where = report.installed.filter((i) => i.hooks.length > 0 || i.error);
   io.out(
     `Hooks: ${
       where.length === 0
-        ? "not registered; rehydrate install registers them"
+        ? `not registered in ${report.installed.map((i) => i.file).join(", ")}; rehydrate install registers them`
         : where.map((i) => `${i.file} (${i.scope}): ${i.error ?? i.hooks.join(", ")}`).join("; ")
     }\n`,
   );

@@ -7,13 +7,15 @@ import { unifiedDiff } from "./_install_diff.ts";
 import { planUninstall } from "./_install_plan.ts";
 import { deleteSettings, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
 
 const HELP = `Usage: rehydrate uninstall [--project DIR] [--local | --shared | --user]
          [--dry-run] [--command PATH]
 
 Removes rehydrate's hook entries from the project's settings files, the local
 <DIR>/.claude/settings.local.json and the shared <DIR>/.claude/settings.json
-(default DIR: the current directory; --local or --shared for one of them), or
+(default DIR: the nearest folder upward with a .claude/ folder or .git, else
+the current directory; --local or --shared for one of them), or
 with --user from ~/.claude/settings.json: exactly the entries install added (a
 command running a rehydrate binary with one hook name, guarded or not), plus the
 matcher groups, event arrays and "hooks" object they leave empty. Everything else
@@ -22,7 +24,7 @@ A file left holding only {} is deleted, with its backups that held nothing but
 our hooks, and the .claude folder when nothing else is in it.
 
 Options:
-  --project DIR    the project to uninstall from (default: the current directory)
+  --project DIR    the project to uninstall from (default: see above)
   --local          only the project's .claude/settings.local.json
   --shared         only the project's .claude/settings.json
   --user           uninstall from ~/.claude/settings.json instead
@@ -74,8 +76,11 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
     ? ["local"]
     : ["local", "shared"];
   const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  const found = projectRoot(env, opts.values.get("--project"));
+  const projectDir = found.dir;
   if (!user && !isDir(projectDir)) return failure(io, "uninstall", `no directory ${projectDir}; pass --project DIR`);
+  const foundLine = user ? null : rootLine(found, env.cwd);
+  if (foundLine) io.out(`${foundLine}\n`);
   const extra = opts.values.get("--command");
   const known = extra === undefined ? [] : [quoteShellPath(resolve(env.cwd, extra), env.platform), extra];
   let code = 0;

@@ -257,7 +257,10 @@ describe("cliStatus()", () => {
       ["shared", 0, null],
       ["user", 0, null],
     ]);
-    assert.match(status(s, []).out, /^Hooks: not registered; rehydrate install registers them$/m);
+    assert.match(
+      status(s, []).out,
+      /^Hooks: not registered in .*settings\.local\.json, .*settings\.json, .*settings\.json; rehydrate install registers them$/m,
+    );
     mkdirSync(join(s.project, ".claude"), { recursive: true });
     const entry = (command: string) => [{ hooks: [{ type: "command", command, timeout: 10 }] }];
     writeFileSync(

@@ -4,7 +4,8 @@
  * whatever subdirectory the shell is in: run from `src/`, the verbs used to report "not
  * registered" while the root's hooks ran, and `install` made a stray `src/.claude/` (issue #37).
  * Without `--project`, the project is the nearest folder upward that has a `.claude/` folder (not
- * the home directory's, which is the user's settings) or a `.git`, else the working directory.
+ * the home directory's, which is the user's settings) or a `.git`, else the working directory. The
+ * search stops below the home directory and below a folder others may write to (`/tmp`).
  *
  * @module
  */
@@ -23,7 +24,8 @@ export interface ProjectRoot {
 /**
  * The project a verb means: `option` (`--project DIR`, resolved against `cwd`) when given, else
  * the nearest folder from `cwd` upward holding a `.claude/` folder (the home directory's does not
- * count) or a `.git` (a folder, or a file as in a worktree), else `cwd`.
+ * count) or a `.git` (a folder, or a file as in a worktree), else `cwd`. It looks no higher than
+ * below the home directory, and never in a folder others may write to.
  *
  * @example
  * ```ts
@@ -34,15 +36,18 @@ export interface ProjectRoot {
 export function projectRoot(env: { cwd: string; homeDir: string }, option: string | undefined): ProjectRoot {
   if (option !== undefined) return { dir: resolve(env.cwd, option), found: "option" };
   const home = resolve(env.homeDir);
-  let dir = resolve(env.cwd);
+  const cwd = resolve(env.cwd);
+  let dir = cwd;
   for (let depth = 0; depth < 256; depth++) {
     if (dir !== home && isDir(join(dir, ".claude"))) return { dir, found: ".claude" };
-    if (existsSync(join(dir, ".git"))) return { dir, found: ".git" };
+    if (existsSync(join(dir, ".git")) && dir !== home) return { dir, found: ".git" };
     const up = dirname(dir);
-    if (up === dir) break;
+    // Not past the home directory (a dotfiles repository there is no project), and not into a
+    // folder anyone may write to (/tmp): a .claude/ someone else put there is not this project's.
+    if (up === dir || dir === home || up === home || writableByOthers(up)) break;
     dir = up;
   }
-  return { dir: resolve(env.cwd), found: "cwd" };
+  return { dir: cwd, found: "cwd" };
 }
 
 /**
@@ -58,6 +63,14 @@ export function projectRoot(env: { cwd: string; homeDir: string }, option: strin
 export function rootLine(root: ProjectRoot, cwd: string): string | null {
   if (root.found === "option" || root.found === "cwd" || root.dir === resolve(cwd)) return null;
   return `Project: ${root.dir} (the nearest folder above ${resolve(cwd)} with ${root.found})`;
+}
+
+function writableByOthers(path: string): boolean {
+  try {
+    return process.platform !== "win32" && (statSync(path).mode & 0o002) !== 0;
+  } catch {
+    return true;
+  }
 }
 
 function isDir(path: string): boolean {

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { projectRoot, rootLine } from "../../../lib/cli/_project_root.ts";
@@ -38,11 +38,24 @@ describe("projectRoot()", () => {
     assert.deepEqual(projectRoot({ cwd: join(repo, "pkg"), homeDir: t.home }, undefined), { dir: repo, found: ".git" });
   });
 
-  test("projectRoot() never takes the home directory's .claude/ (the user's settings) for a project", () => {
+  test("projectRoot() never takes the home directory (its .claude/ is the user's settings, its .git dotfiles)", () => {
     const t = tree();
+    mkdirSync(join(t.home, ".git"));
     const plain = join(t.home, "notes", "draft");
     mkdirSync(plain, { recursive: true });
     assert.deepEqual(projectRoot({ cwd: plain, homeDir: t.home }, undefined), { dir: plain, found: "cwd" });
+  });
+
+  test("projectRoot() does not look into a folder others may write to, such as /tmp", {
+    skip: process.platform === "win32",
+  }, () => {
+    const t = tree();
+    const shared = join(t.root, "shared");
+    mkdirSync(join(shared, ".claude"), { recursive: true });
+    chmodSync(shared, 0o1777);
+    const mine = join(shared, "mine", "src");
+    mkdirSync(mine, { recursive: true });
+    assert.deepEqual(projectRoot({ cwd: mine, homeDir: t.home }, undefined), { dir: mine, found: "cwd" });
   });
 
   test("projectRoot() uses --project as given", () => {

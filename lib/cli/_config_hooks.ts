@@ -45,6 +45,11 @@ export const CONFIG_HOOK_NEEDS: Readonly<Record<string, ConfigHookNeed | null>> 
     what: "the everyday layer (the session saved at PreCompact, <session-context> after the compaction)",
   },
   "session.userRequests": null,
+  "session.restoreMessage": {
+    when: (c) => c.session.restoreMessage !== false,
+    hooks: ["session-start", "user-prompt-submit"],
+    what: "the line that tells you what came back after a compaction",
+  },
   "session.fillWarnings": {
     when: (c) => everyday(c) && c.session.fillWarnings.length > 0,
     hooks: ["user-prompt-submit"],

@@ -22,6 +22,7 @@ export type ValidateKind =
   | "session_role"
   | "fill_warning_state"
   | "quiet_prompt_memo"
+  | "restore_record"
   | "config";
 
 const SCHEMAS: Record<Exclude<ValidateKind, "manifest">, JsonSchema> = {
@@ -34,6 +35,7 @@ const SCHEMAS: Record<Exclude<ValidateKind, "manifest">, JsonSchema> = {
   session_role: ALL.session_role,
   fill_warning_state: ALL.fill_warning_state,
   quiet_prompt_memo: ALL.quiet_prompt_memo,
+  restore_record: ALL.restore_record,
   config: ALL.config,
 };
 
@@ -55,8 +57,8 @@ Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
   .json files   recognised by their content: precompact_state, checkpoint,
                 context_monitor_state, reread_marker, session_record,
                 compaction_record, session_role, fill_warning_state (fill/ in
-                the state directory), quiet_prompt_memo (quiet/), or config
-                (.claude/rehydrate.json)
+                the state directory), quiet_prompt_memo (quiet/),
+                restore_record (restores/), or config (.claude/rehydrate.json)
 
 A file named inside the current directory is read only when it resolves
 inside it: one that a symbolic link leads out of (a linked 02-projects or
@@ -292,6 +294,7 @@ function detectKind(file: string, value: unknown): ValidateKind | null {
   if ("checkpoint_id" in o) return "checkpoint";
   if ("session_type" in o) return "reread_marker";
   if ("deps" in o && "monitor" in o) return "quiet_prompt_memo";
+  if ("delivered" in o && "follow_up" in o) return "restore_record";
   if ("crossed" in o && "percent" in o) return "fill_warning_state";
   if ("role" in o && "registered_at" in o) return "session_role";
   if ("compaction_id" in o && "workflow" in o) return "compaction_record";

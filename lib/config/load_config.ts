@@ -45,6 +45,8 @@ export interface RehydrateConfig {
     enabled: boolean;
     /** The user's latest typed requests kept (0 to 10). */
     userRequests: number;
+    /** One line for the user after a compaction (the hook's `systemMessage`) on what came back. */
+    restoreMessage: boolean;
     /** Fill fractions (0.5 to 1, at most 5) at which `<context-fill>` speaks once; `[]` for none. */
     fillWarnings: number[];
   };

@@ -30,6 +30,7 @@ const DECISIONS: Record<string, "user" | "path" | "project"> = {
   "enabled": "project", // only turns rehydrate off
   "session.enabled": "project", // only turns our own output off
   "session.userRequests": "project", // bounded 0..10; fewer or more of the user's own words
+  "session.restoreMessage": "project", // a line for the user only, never the model
   "session.fillWarnings": "project", // W10's lesson: floor 0.5, at most 5, each once per crossing
   "projects.enabled": "project",
   "projects.root": "path",

@@ -29,13 +29,15 @@ import {
 } from "./_install_detect.ts";
 import { hooksFor, listOurEntries, type OurEntry, type Workflow, WORKFLOWS } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
-import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_doctor_files.ts";
+import { commandBinary, newestTranscript, safeList, workflowFiles } from "./_doctor_files.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
 import { projectRoot, rootLine } from "./_project_root.ts";
 import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
-import { containedPath, outsideLine } from "./_contained.ts";
+import { outsideLine } from "./_contained.ts";
 import { binaryTrust, type SettingsScope } from "./_doctor_trust.ts";
 import { offLine } from "./_off_line.ts";
+import { atLeast, lastClientVersion, POST_MODEL_SWITCH_SINCE } from "./_client_version.ts";
+import { locateConfigIssue, problemLine } from "./_problem_line.ts";
 import { configNeeds } from "./_config_hooks.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
 
@@ -157,6 +159,20 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     scopes.push({ name: scope, file, entries: listed.entries });
   }
   checkSettings(scopes, workflows, loaded, broken, add);
+  // Installed before Claude Code had run (or before 2.1.332), PostModelSwitch was left out; the
+  // client this user runs now may send it.
+  const client = lastClientVersion(env.env, env.homeDir);
+  if (
+    loaded.config.enabled !== false && atLeast(client, POST_MODEL_SWITCH_SINCE) &&
+    scopes.some((s) => s.name !== "shared" && s.entries.length > 0) &&
+    !scopes.some((s) => s.entries.some((e) => e.hook === "post-model-switch"))
+  ) {
+    add(
+      "warn",
+      "settings",
+      `PostModelSwitch:post-model-switch is not registered, though Claude Code ${client} sends it; run rehydrate install, so that the fill warning follows /model`,
+    );
+  }
   const binaries = checkBinaries(scopes, projectDir, env, options, add);
 
   // Config.
@@ -169,10 +185,14 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     );
   }
   for (const issue of loaded.issues) {
-    const where = `${issue.file}${issue.path ? "#" + issue.path : ""}`;
     // A key the project may not set is ignored, as a misspelt one is: a warning, not a broken install.
+    // In rehydrate validate's words (FILE:LINE: FIELD: MESSAGE).
     const ignored = issue.code === "unknown_key" || issue.code === "invalid_value" || issue.code === "user_only";
-    add(ignored ? "warn" : "fail", "config", `${where}: ${issue.message}`);
+    add(
+      ignored ? "warn" : "fail",
+      "config",
+      problemLine(issue.file, locateConfigIssue(issue, loaded.texts[issue.file])),
+    );
   }
 
   checkWorkflowFiles(projectDir, loaded.config, workflows, add);
@@ -447,44 +467,10 @@ function checkBinaries(
 function checkWorkflowFiles(
   projectDir: string,
   config: ReturnType<typeof projectConfig>["config"],
-  workflows: string[],
+  workflows: Workflow[],
   add: Add,
 ): void {
-  const files: string[] = [];
-  // Rule 2 of SECURITY.md: a linked projects root, project folder or .jerry that leads out of the
-  // project is named in one line and neither listed nor read; validate checks each file again.
-  const refused: string[] = [];
-  const listable = (dir: string, shown: string): boolean => {
-    const at = containedPath(projectDir, dir);
-    if (at.kind === "outside") refused.push(shown);
-    return at.kind === "inside";
-  };
-  if (workflows.includes("projects")) {
-    const root = join(projectDir, config.projects.root);
-    for (const name of listable(root, config.projects.root) ? safeList(root) : []) {
-      if (!listable(join(root, name), `${config.projects.root}/${name}`)) continue;
-      for (const m of config.projects.manifestNames) {
-        const f = join(root, name, m);
-        if (existsSync(f)) {
-          files.push(f);
-          break;
-        }
-      }
-    }
-    const state = join(projectDir, config.projects.stateFile);
-    if (existsSync(state)) files.push(state);
-  }
-  if (workflows.includes("orchestration")) {
-    const dir = join(projectDir, config.orchestration.stateDir);
-    if (listable(dir, config.orchestration.stateDir)) {
-      const checkpoints = join(dir, "checkpoints");
-      if (listable(checkpoints, `${config.orchestration.stateDir}/checkpoints`)) {
-        files.push(...checkpointFiles(checkpoints));
-      }
-      const monitor = join(dir, "context-monitor-state.json");
-      if (existsSync(monitor)) files.push(monitor);
-    }
-  }
+  const { files, refused } = workflowFiles(projectDir, config, workflows);
   if (refused.length > 0) add("fail", "files", `${outsideLine(refused)}; the hooks ignore them too`);
   if (files.length === 0) {
     if (refused.length === 0) add("pass", "files", "no manifests or checkpoints to check");

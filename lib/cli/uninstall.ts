@@ -1,8 +1,17 @@
-import { statSync } from "../node/fs.ts";
+import { readdirSync, statSync } from "../node/fs.ts";
+import { stateDir } from "../state/state_dir.ts";
 import { relative, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { quoteShellPath } from "./_install_command.ts";
-import { readOptions, resolveEnv, settingsPath, type SettingsScopeName, type VerbEnv } from "./_install_detect.ts";
+import {
+  projectConfig,
+  readOptions,
+  type ResolvedEnv,
+  resolveEnv,
+  settingsPath,
+  type SettingsScopeName,
+  type VerbEnv,
+} from "./_install_detect.ts";
 import { unifiedDiff } from "./_install_diff.ts";
 import { planUninstall } from "./_install_plan.ts";
 import { deleteSettings, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
@@ -21,7 +30,9 @@ command running a rehydrate binary with one hook name, guarded or not), plus the
 matcher groups, event arrays and "hooks" object they leave empty. Everything else
 stays byte for byte; <file>.bak-<time> is written first (the newest 3 are kept).
 A file left holding only {} is deleted, with its backups that held nothing but
-our hooks, and the .claude folder when nothing else is in it.
+our hooks, and the .claude folder when nothing else is in it. The private state
+directory (snapshots, records, the debug log, shared by all your projects)
+stays; uninstall says where it is.
 
 Options:
   --project DIR    the project to uninstall from (default: see above)
@@ -101,6 +112,7 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
     else if (r === "failed") code = 1;
   }
   if (missing.length === scopes.length) io.out(`Nothing to uninstall: no ${missing.join(" or ")}\n`);
+  if (!opts.flags.has("--dry-run")) noteStateDir(io, projectDir, env);
   return code;
 }
 
@@ -155,6 +167,31 @@ function uninstallFrom(
     return "failed";
   }
   return "done";
+}
+
+/**
+ * Uninstall removes hook entries only: the private state directory stays, for every other project
+ * that uses rehydrate. Say where it is and how to remove it, once it holds anything.
+ */
+function noteStateDir(io: CliIo, projectDir: string, env: ResolvedEnv): void {
+  const dir = stateDir({
+    env: env.env,
+    homeDir: env.homeDir,
+    platform: env.platform,
+    configured: projectConfig(projectDir, env).config.stateDir,
+  });
+  let entries: number;
+  try {
+    entries = readdirSync(dir).length;
+  } catch {
+    return;
+  }
+  if (entries === 0) return;
+  io.out(
+    `State: ${dir} stays (session snapshots, compaction and restore records, the debug log of every project of yours); to remove it too: rm -rf ${
+      quoteShellPath(dir, env.platform)
+    }\n`,
+  );
 }
 
 /** `{}` with any whitespace: a settings file that says nothing (Claude Code reads a missing one the same). */

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliDoctor, type DoctorCheck } from "../../../lib/cli/doctor.ts";
 import { cliInstall } from "../../../lib/cli/install.ts";
+import { cliValidate } from "../../../lib/cli/validate.ts";
 import { VERSION } from "../../../lib/hook/version.ts";
 import { sanitizeProjectPath } from "../../../lib/cli/_doctor_files.ts";
 
@@ -209,7 +210,7 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     ]);
   });
 
-  test("cliDoctor() reports unknown config keys and wrong types with their JSON path", () => {
+  test("cliDoctor() reports unknown config keys and wrong types as validate does: FILE:LINE: FIELD: MESSAGE", () => {
     const s = setup();
     install(s);
     writeFileSync(
@@ -218,8 +219,19 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     );
     const r = doctor(["--no-latency"], s);
     const warns = lines(r.report, "config", "warn");
-    assert.ok(warns.some((w) => w.includes("rehydrate.json#/budget/maxChars: ")), warns.join("\n"));
-    assert.ok(warns.some((w) => w.includes("rehydrate.json#/colour: ")), warns.join("\n"));
+    assert.ok(
+      warns.some((w) => w.endsWith("rehydrate.json:1: budget.maxChars: Expected integer, got string")),
+      warns.join("\n"),
+    );
+    assert.ok(warns.some((w) => w.endsWith("rehydrate.json:1: colour: Unknown key colour")), warns.join("\n"));
+    // The same lines from rehydrate validate, for the same file.
+    let out = "";
+    cliValidate([join(s.project, ".claude", "rehydrate.json")], { out: (t) => void (out += t), err() {} }, {
+      cwd: s.project,
+      homeDir: s.home,
+      env: s.env,
+    });
+    assert.deepEqual(out.trim().split("\n").sort(), warns.filter((w) => w.includes("rehydrate.json:")).sort());
     writeFileSync(join(s.project, ".claude", "rehydrate.json"), "{ nope");
     const bad = doctor(["--no-latency"], s);
     assert.equal(bad.code, 1);

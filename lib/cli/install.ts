@@ -30,6 +30,13 @@ import {
 import { KEEP_BACKUPS, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
 import { commandBinary } from "./_doctor_files.ts";
 import { configNeeds, wantedHooks } from "./_config_hooks.ts";
+import {
+  installSlashCommand,
+  SLASH_COMMAND,
+  slashCommandLine,
+  type SlashCommandOutcome,
+  slashCommandPath,
+} from "./_slash_command.ts";
 import type { LoadedConfig } from "../config/load_config.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
 import { projectRoot, rootLine } from "./_project_root.ts";
@@ -46,7 +53,8 @@ export interface CliInstallOptions extends VerbEnv {
 }
 
 const HELP = `Usage: rehydrate install [--project DIR] [--local | --shared | --user]
-         [--workflows LIST] [--dry-run] [--write-config] [--command PATH]
+         [--workflows LIST] [--dry-run] [--write-config] [--slash-command]
+         [--command PATH]
 
 Registers rehydrate's hooks in one of Claude Code's settings files:
   (default)  <DIR>/.claude/settings.local.json: this machine only; commands
@@ -85,6 +93,9 @@ Options:
   --workflows LIST    comma-separated: projects,orchestration,dispatch (or none)
   --dry-run           print the diff of the settings file and write nothing
   --write-config      also write a default .claude/rehydrate.json (never overwrites)
+  --slash-command     also write .claude/commands/rehydrate-last.md (with --user:
+                      ~/.claude/commands/): /rehydrate-last in Claude Code prints
+                      what the model got after the last compaction
   --command PATH      the rehydrate binary the hooks run (default: this binary;
                       required when running from source with bun or deno)
   -h, --help          show this help
@@ -93,6 +104,7 @@ Options:
 Examples:
   rehydrate install
   rehydrate install --shared
+  rehydrate install --slash-command
   rehydrate install --dry-run --workflows projects,dispatch
   rehydrate install --user --command ~/.local/bin/rehydrate
   npx bun hooks/rehydrate.ts install --command dist/rehydrate --write-config
@@ -117,7 +129,7 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     return 0;
   }
   const opts = readOptions(args, {
-    flags: ["--user", "--shared", "--local", "--dry-run", "--write-config"],
+    flags: ["--user", "--shared", "--local", "--dry-run", "--write-config", "--slash-command"],
     values: ["--project", "--workflows", "--command"],
   });
   if (opts.error) return usageError(io, "install", opts.error);
@@ -236,6 +248,34 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   }
   for (const other of ["local", "shared", "user"] as const) {
     if (other !== scope) warnTwice(io, other, settingsPath(other, dirs), file, projectDir);
+  }
+  const slash = slashCommandPath({ user, projectDir, homeDir: env.homeDir });
+  if (opts.flags.has("--slash-command")) {
+    const line = slashCommandLine(prefix);
+    let outcome: SlashCommandOutcome;
+    try {
+      outcome = installSlashCommand(slash, line, { root, dryRun });
+    } catch (err) {
+      return failure(io, "install", `${(err as Error).message}; /${SLASH_COMMAND} not written`);
+    }
+    io.out(
+      outcome === "not-ours"
+        ? `Slash command: ${slash} exists and is not rehydrate's: left as it is\n`
+        : outcome === "kept"
+        ? `Slash command: /${SLASH_COMMAND} already in ${slash}\n`
+        : outcome === "would-write"
+        ? `Dry run: would write ${slash} (/${SLASH_COMMAND}, which runs ${line})\n`
+        : `Slash command: /${SLASH_COMMAND} in ${slash}: type it in Claude Code to see what the model got after the last compaction (it runs ${line})\n`,
+    );
+    if (scope === "local" && (outcome === "written" || outcome === "updated")) {
+      io.out(
+        `Note: ${slash} names this machine's binary; keep it out of git, or use --shared for a file the team can commit\n`,
+      );
+    }
+  } else if (!dryRun && !existsSync(slash)) {
+    io.out(
+      `Tip: rehydrate install --slash-command adds /${SLASH_COMMAND}, which shows in Claude Code what the model got after the last compaction\n`,
+    );
   }
   if (opts.flags.has("--write-config")) {
     const code = writeConfig(io, user ? env.homeDir : projectDir, workflows, dryRun);

@@ -16,6 +16,7 @@ import { unifiedDiff } from "./_install_diff.ts";
 import { planUninstall } from "./_install_plan.ts";
 import { deleteSettings, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { removeSlashCommand, SLASH_COMMAND, slashCommandPath } from "./_slash_command.ts";
 import { projectRoot, rootLine } from "./_project_root.ts";
 
 const HELP = `Usage: rehydrate uninstall [--project DIR] [--local | --shared | --user]
@@ -30,7 +31,8 @@ command running a rehydrate binary with one hook name, guarded or not), plus the
 matcher groups, event arrays and "hooks" object they leave empty. Everything else
 stays byte for byte; <file>.bak-<time> is written first (the newest 3 are kept).
 A file left holding only {} is deleted, with its backups that held nothing but
-our hooks, and the .claude folder when nothing else is in it. The private state
+our hooks, and the .claude folder when nothing else is in it. The /rehydrate-last
+command file install --slash-command wrote goes too. The private state
 directory (snapshots, records, the debug log, shared by all your projects)
 stays; uninstall says where it is.
 
@@ -94,6 +96,12 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
   if (foundLine) io.out(`${foundLine}\n`);
   const extra = opts.values.get("--command");
   const known = extra === undefined ? [] : [quoteShellPath(resolve(env.cwd, extra), env.platform), extra];
+  // The /rehydrate-last command install --slash-command wrote, first: the settings file's removal
+  // may then leave the .claude folder empty and remove it too.
+  const slash = slashCommandPath({ user, projectDir, homeDir: env.homeDir });
+  if (removeSlashCommand(slash, { root: user ? undefined : projectDir, dryRun: opts.flags.has("--dry-run") })) {
+    io.out(`${opts.flags.has("--dry-run") ? "Dry run: would remove" : "Removed"} ${slash} (/${SLASH_COMMAND})\n`);
+  }
   let code = 0;
   const missing: string[] = [];
   // Both project files sit in .claude: a problem with the folder is said once.

@@ -19,7 +19,7 @@ export interface ConfigHookNeed {
   when(config: RehydrateConfig): boolean;
   /** The hooks (`HOOK_NAMES` keys) without which the behaviour does not happen. */
   hooks: readonly string[];
-  /** What the behaviour is, for a message: "denies the first tool call after a compaction …". */
+  /** What the behaviour is, as a noun phrase for a message: "the re-read after a compaction (…)". */
   what: string;
 }
 
@@ -94,7 +94,7 @@ export const CONFIG_HOOK_NEEDS: Readonly<Record<string, ConfigHookNeed | null>> 
   "reread.enforce": {
     when: (c) => c.reread.enforce === true,
     hooks: ["pre-compact", "pre-tool-use", "stop"],
-    what: "denies the first tool call after a compaction until the edited files are re-read",
+    what: "the re-read after a compaction (the first tool call is denied until the edited files are re-read)",
   },
   "contextWindow.tokens": null,
 };

@@ -143,7 +143,8 @@ export function parseWorkflows(list: string): { workflows: Workflow[] } | { unkn
   return { workflows: out };
 }
 
-function isDir(path: string): boolean {
+/** True for a directory (links followed); false for anything else or nothing. */
+export function isDir(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

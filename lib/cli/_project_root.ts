@@ -12,6 +12,7 @@
 
 import { existsSync, statSync } from "../node/fs.ts";
 import { dirname, join, resolve } from "../node/path.ts";
+import { isDir } from "./_install_detect.ts";
 
 /** The project a verb works on, and how it was found. */
 export interface ProjectRoot {
@@ -70,13 +71,5 @@ function writableByOthers(path: string): boolean {
     return process.platform !== "win32" && (statSync(path).mode & 0o002) !== 0;
   } catch {
     return true;
-  }
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

@@ -20,6 +20,7 @@ import { HOOK_NAMES } from "../hook/hook_names.ts";
 import { isVirtualPath } from "./_install_command.ts";
 import {
   detectWorkflows,
+  isDir,
   projectConfig,
   readOptions,
   type ResolvedEnv,
@@ -567,13 +568,5 @@ function realOr(p: string): string {
     return realpathSync(p);
   } catch {
     return p;
-  }
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

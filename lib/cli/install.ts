@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from "../node/fs.ts";
+import { existsSync, mkdirSync, writeFileSync } from "../node/fs.ts";
 import { atLeast, lastClientVersion, POST_MODEL_SWITCH_SINCE } from "./_client_version.ts";
 import { join, relative, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { commandPrefix, quoteShellPath, resolveBinary } from "./_install_command.ts";
 import {
   detectWorkflows,
+  isDir,
   parseWorkflows,
   projectConfig,
   readOptions,
@@ -478,12 +479,4 @@ function writeConfig(io: CliIo, baseDir: string, workflows: Workflow[], dryRun: 
     }); every key with its default: schemas/config.v1.json, ${CONFIG_SCHEMA_URL}\n`,
   );
   return 0;
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

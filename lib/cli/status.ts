@@ -1,4 +1,3 @@
-import { statSync } from "../node/fs.ts";
 import { basename, join } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { contextFill } from "../transcript/context_fill.ts";
@@ -6,6 +5,7 @@ import { sessionKey } from "../state/session_key.ts";
 import { stateDir } from "../state/state_dir.ts";
 import {
   detectWorkflows,
+  isDir,
   projectConfig,
   readOptions,
   resolveEnv,
@@ -456,12 +456,4 @@ function record(v: unknown): Record<string, unknown> | null {
 
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -1,9 +1,10 @@
-import { readdirSync, statSync } from "../node/fs.ts";
+import { readdirSync } from "../node/fs.ts";
 import { stateDir } from "../state/state_dir.ts";
 import { relative, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { quoteShellPath } from "./_install_command.ts";
 import {
+  isDir,
   projectConfig,
   readOptions,
   type ResolvedEnv,
@@ -205,12 +206,4 @@ function noteStateDir(io: CliIo, projectDir: string, env: ResolvedEnv): void {
 /** `{}` with any whitespace: a settings file that says nothing (Claude Code reads a missing one the same). */
 function isEmptyObject(text: string): boolean {
   return /^\uFEFF?\s*\{\s*\}\s*$/.test(text);
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

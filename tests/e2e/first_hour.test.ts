@@ -9,7 +9,7 @@
 // Skipped, saying so, where tmux cannot run.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -42,7 +42,6 @@ describe("a new user's first hour with the real client (tmux)", {
 }, () => {
   let e: E2e;
   let repo = "";
-  let inputsFile = "";
   let installOut = "";
   let compactScreen = "";
   let afterCompact: LoggedRequest | null = null;
@@ -53,10 +52,7 @@ describe("a new user's first hour with the real client (tmux)", {
   /** The line SessionStart answered with, as the restore record keeps it. */
   let message = "";
 
-  const inputs = (): HookInput[] =>
-    existsSync(inputsFile)
-      ? readFileSync(inputsFile, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l))
-      : [];
+  let inputs: () => HookInput[] = () => [];
   const stops = () => inputs().filter((i) => i.hook_event_name === "Stop").length;
 
   before(async () => {
@@ -69,17 +65,12 @@ describe("a new user's first hour with the real client (tmux)", {
     mkdirSync(join(source, ".claude"), { recursive: true });
     writeFileSync(join(source, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }) + "\n");
     repo = e.workspace(source);
-    // /rehydrate-last, written by the installer; its hook entries in the local file are dropped
-    // (the scenario's hooks are in settings.json), the capture hook goes beside ours.
+    // /rehydrate-last, written by the installer; its hook entries in the local file are replaced by
+    // the capture hook (ours are in settings.json).
     const r = e.rehydrate(["install", "--slash-command", "--command", REHYDRATE], repo);
     assert.equal(r.status, 0, r.stderr);
     installOut = r.stdout;
-    inputsFile = join(e.dir, "hook-inputs.jsonl");
-    const capture = [{ hooks: [{ type: "command", command: `{ cat; echo; } >> '${inputsFile}'`, timeout: 30 }] }];
-    const localPath = join(repo, ".claude", "settings.local.json");
-    const local = JSON.parse(readFileSync(localPath, "utf8"));
-    local.hooks = { SessionStart: capture, Stop: capture };
-    writeFileSync(localPath, JSON.stringify(local, null, 2) + "\n");
+    inputs = e.captureHookInputs<HookInput>(repo, ["SessionStart", "Stop"]);
     const p = (rel: string) => join(repo, rel);
 
     // Interactive 2.1.332 starts in auto mode, whose safety check asks a model the mock does not

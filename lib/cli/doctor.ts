@@ -9,7 +9,6 @@ import {
   openSync,
   readSync,
   realpathSync,
-  statSync,
 } from "../node/fs.ts";
 import { join, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";

@@ -73,8 +73,7 @@ function sandbox(config?: unknown): Box {
     transcript,
     env,
     cli: (args, cwd = project) => {
-      const e = { ...env };
-      delete e.CLAUDE_PROJECT_DIR;
+      const { CLAUDE_PROJECT_DIR: _project, ...e } = env;
       return run(rehydrate, args, { cwd, env: e });
     },
     hook(name, fixture, patch = {}) {
@@ -184,7 +183,7 @@ describe("issue #37 on the binary: a new user's first hour", () => {
     const box = sandbox();
     box.hook("pre-compact", "PreCompact-manual.json");
     const first = box.cli(["status"]);
-    assert.match(first.stdout, /^  \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC manual: not delivered$/m, first.stdout);
+    assert.match(first.stdout, /^ {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC manual: not delivered$/m, first.stdout);
     const start = box.json(box.hook("session-start", "SessionStart-compact.json"));
     const context = (start.hookSpecificOutput as Record<string, string>).additionalContext;
     appendSummary(box, "The user asked for a --json flag.");

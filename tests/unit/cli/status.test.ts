@@ -121,9 +121,9 @@ describe("cliStatus()", () => {
     assert.match(out, /^Last compactions \(newest first; rehydrate status --last prints what the model got\):$/m);
     assert.match(
       out,
-      /^  2026-11-25 15:55:14 UTC manual: \d+ characters by SessionStart: your latest request; then 7 characters at the next prompt: 1 open task$/m,
+      /^ {2}2026-11-25 15:55:14 UTC manual: \d+ characters by SessionStart: your latest request; then 7 characters at the next prompt: 1 open task$/m,
     );
-    assert.match(out, /^  2026-11-25 15:55:14 UTC auto: not delivered$/m);
+    assert.match(out, /^ {2}2026-11-25 15:55:14 UTC auto: not delivered$/m);
     assert.equal(status(s, ["--last"]).out, `${text}\n\n<gaps/>\n`);
     const report: StatusReport = JSON.parse(status(s).out);
     assert.deepEqual(report.compactions.map((c) => [c.compactionId, c.delivered?.chars ?? null]), [

@@ -1,15 +1,18 @@
 /**
- * Private helper of `rehydrate doctor` and `status`: finding the files they report on (the
- * newest transcript of a project, the binary a hook command runs, checkpoints, markers).
+ * Private helper of `rehydrate doctor`, `status`, `validate` and `detect`: finding the files they
+ * report on (the newest transcript of a project, the binary a hook command runs, checkpoints,
+ * markers, the workflows' files).
  *
  * @module
  */
 
-import { readdirSync, statSync } from "../node/fs.ts";
+import { existsSync, readdirSync, statSync } from "../node/fs.ts";
 import { isAbsolute, join, resolve } from "../node/path.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { readProjectFile } from "../state/read_project_file.ts";
 import { firstWord, unguard } from "./_install_plan.ts";
+import { containedPath } from "./_contained.ts";
+import type { RehydrateConfig } from "../config/load_config.ts";
 
 const NOT_ALNUM = /[^a-zA-Z0-9]/g;
 const PROJECT_DIR_VAR = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR\b/g;
@@ -128,4 +131,51 @@ export function readProjectJson(projectDir: string, path: string, maxBytes = 4 *
 /** `cx-NNN-checkpoint.json` files of a checkpoints directory, lowest number first. */
 export function checkpointFiles(dir: string): string[] {
   return safeList(dir).filter((n) => /^cx-\d{3,}-checkpoint\.json$/.test(n)).map((n) => join(dir, n));
+}
+
+/**
+ * The files of a project's workflows that `rehydrate validate` checks: each project's manifest and
+ * the flat precompact state (projects), the checkpoints and the monitor state (orchestration).
+ * Rule 2 of SECURITY.md: a linked projects root, project folder or state folder that leads out of
+ * the project is named in `refused` and neither listed nor read (validate checks each file again).
+ */
+export function workflowFiles(
+  projectDir: string,
+  config: RehydrateConfig,
+  workflows: readonly string[],
+): { files: string[]; refused: string[] } {
+  const files: string[] = [];
+  const refused: string[] = [];
+  const listable = (dir: string, shown: string): boolean => {
+    const at = containedPath(projectDir, dir);
+    if (at.kind === "outside") refused.push(shown);
+    return at.kind === "inside";
+  };
+  if (workflows.includes("projects")) {
+    const root = join(projectDir, config.projects.root);
+    for (const name of listable(root, config.projects.root) ? safeList(root) : []) {
+      if (!listable(join(root, name), `${config.projects.root}/${name}`)) continue;
+      for (const m of config.projects.manifestNames) {
+        const f = join(root, name, m);
+        if (existsSync(f)) {
+          files.push(f);
+          break;
+        }
+      }
+    }
+    const state = join(projectDir, config.projects.stateFile);
+    if (existsSync(state)) files.push(state);
+  }
+  if (workflows.includes("orchestration")) {
+    const dir = join(projectDir, config.orchestration.stateDir);
+    if (listable(dir, config.orchestration.stateDir)) {
+      const checkpoints = join(dir, "checkpoints");
+      if (listable(checkpoints, `${config.orchestration.stateDir}/checkpoints`)) {
+        files.push(...checkpointFiles(checkpoints));
+      }
+      const monitor = join(dir, "context-monitor-state.json");
+      if (existsSync(monitor)) files.push(monitor);
+    }
+  }
+  return { files, refused };
 }

@@ -54,7 +54,7 @@ export type SettingsScopeName = "user" | "shared" | "local";
 /**
  * The settings file of a scope: `~/.claude/settings.json` (user), `<project>/.claude/settings.json`
  * (shared: the file teams commit) or `<project>/.claude/settings.local.json` (local: this machine
- * only; Claude Code keeps it out of git).
+ * only; git ignores it only where a .gitignore says so).
  *
  * @example
  * ```ts
@@ -143,7 +143,8 @@ export function parseWorkflows(list: string): { workflows: Workflow[] } | { unkn
   return { workflows: out };
 }
 
-function isDir(path: string): boolean {
+/** True for a directory (links followed); false for anything else or nothing. */
+export function isDir(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

@@ -51,15 +51,15 @@ export interface HookSpec {
  * is always there; orchestration adds PostCompact (the compact summary into the checkpoint) and
  * PostToolUse on writers (ORCHESTRATION.yaml staleness);
  * dispatch adds PreToolUse on every tool and Stop (the re-read enforcement) and PostToolUse on
- * Skill (handler registration); projects adds PreToolUse and Stop only when `reread.enforce` is
- * true, because `"auto"` marks handler and worker sessions only.
+ * Skill (handler registration); `reread.enforce: true` adds PreToolUse and Stop in any repository
+ * (`"auto"` enforces in handler and worker sessions only, which dispatch covers).
  */
 export function hooksFor(
   workflows: readonly Workflow[],
   options: { enforceReread?: boolean; modelSwitch?: boolean } = {},
 ): HookSpec[] {
   const has = (w: Workflow) => workflows.includes(w);
-  const enforce = has("dispatch") || (has("projects") && options.enforceReread === true);
+  const enforce = has("dispatch") || options.enforceReread === true;
   const postTools = [
     ...(has("orchestration") ? ["Write", "Edit", "MultiEdit"] : []),
     ...(has("dispatch") ? ["Skill"] : []),
@@ -111,8 +111,8 @@ export type SettingsPlan =
 /**
  * Which workflows a set of installed entries stands for, so that a reinstall without
  * `--workflows` keeps them: PostCompact or PostToolUse on writers mean orchestration, PostToolUse
- * on Skill means dispatch, PreToolUse or Stop without dispatch mean projects with
- * `reread.enforce`.
+ * on Skill means dispatch. PreToolUse and Stop without dispatch stand for no workflow: they come
+ * from `reread.enforce`, which the config says again at every install.
  *
  * @example
  * ```ts
@@ -128,9 +128,6 @@ export function workflowsOf(entries: readonly { hook: string; matcher?: string }
       if (tools.some((t) => t === "Write" || t === "Edit" || t === "MultiEdit")) found.add("orchestration");
       if (tools.includes("Skill")) found.add("dispatch");
     }
-  }
-  if (!found.has("dispatch") && entries.some((e) => e.hook === "pre-tool-use" || e.hook === "stop")) {
-    found.add("projects");
   }
   return WORKFLOWS.filter((w) => found.has(w));
 }

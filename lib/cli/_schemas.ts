@@ -8,6 +8,7 @@ import { precompactStateSchema } from "../projects/precompact_state_schema.ts";
 import rereadMarker from "../../schemas/reread_marker.v1.json" with { type: "json" };
 import quietPromptMemo from "../../schemas/quiet_prompt_memo.v1.json" with { type: "json" };
 import { resumeContextSchema } from "../projects/resume_context_schema.ts";
+import { restoreRecordSchema } from "../delivery/restore_record_schema.ts";
 import sessionRecord from "../../schemas/session_record.v1.json" with { type: "json" };
 import sessionRole from "../../schemas/session_role.v1.json" with { type: "json" };
 import { sessionSnapshotSchema } from "../session/session_snapshot_schema.ts";
@@ -32,6 +33,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   precompact_state: precompactStateSchema(),
   quiet_prompt_memo: quietPromptMemo as JsonSchema,
   reread_marker: rereadMarker as JsonSchema,
+  restore_record: restoreRecordSchema(),
   resume_context: resumeContextSchema(),
   session_record: sessionRecord as JsonSchema,
   session_role: sessionRole as JsonSchema,
@@ -48,6 +50,7 @@ export type SchemaName =
   | "precompact_state"
   | "quiet_prompt_memo"
   | "reread_marker"
+  | "restore_record"
   | "resume_context"
   | "session_record"
   | "session_role"

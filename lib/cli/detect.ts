@@ -3,14 +3,19 @@ import { parseArgs } from "node:util";
 import { detectWorkspace, type WorkspaceDetection } from "../detect/workspace.ts";
 import { loadConfig } from "../config/load_config.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { newestTranscript } from "./_doctor_files.ts";
+import { resolveEnv, type VerbEnv } from "./_install_detect.ts";
+import { projectRoot } from "./_project_root.ts";
 
 const HELP = `rehydrate detect: show what PreCompact would save for a transcript, writing nothing
 
 Usage:
-  rehydrate detect --transcript FILE [--project DIR] [--json]
+  rehydrate detect [--transcript FILE] [--project DIR] [--json]
 
 Options:
-  -t, --transcript FILE   the session transcript (JSONL), e.g. ~/.claude/projects/<dir>/<session>.jsonl
+  -t, --transcript FILE   the session transcript (JSONL), e.g. ~/.claude/projects/<dir>/<session>.jsonl;
+                          default: the newest session of the project (found from the current
+                          directory upward: its .claude/ folder or .git), which is then --project
   -p, --project DIR       the workspace: reads its .claude/rehydrate.json (projects.root,
                           projects.workingSetSize, transcript.scanBudgetBytes), lists its projects,
                           and shows paths inside it relative to it
@@ -19,6 +24,7 @@ Options:
   -v, --version           print the version
 
 Examples:
+  rehydrate detect
   rehydrate detect -t ~/.claude/projects/-home-me-ws/0b7e5c1a.jsonl
   rehydrate detect -t session.jsonl -p ~/ws --json | jq .activeProject
 `;
@@ -30,10 +36,11 @@ export interface CliDetectIo {
 }
 
 /**
- * `rehydrate detect --transcript FILE [--project DIR] [--json]`: prints the active project (with
+ * `rehydrate detect [--transcript FILE] [--project DIR] [--json]`: prints the active project (with
  * its confidence and evidence), the working set and the latest tool calls that PreCompact would
- * record for `FILE`, without writing anything. Human-readable by default, JSON with `--json`.
- * A usage error (an unknown flag, no `--transcript`): one line and a hint on stderr, exit 2; an
+ * record for `FILE` (default: the newest session of the project found from the working directory
+ * upward), without writing anything. Human-readable by default, JSON with `--json`.
+ * A usage error (an unknown flag, an empty `--transcript`): one line and a hint on stderr, exit 2; an
  * unreadable transcript or project: one line on stderr, exit 1.
  *
  * @example
@@ -47,7 +54,7 @@ export interface CliDetectIo {
  * process.exitCode = code;
  * ```
  */
-export function cliDetect(args: string[], io: CliDetectIo): number {
+export function cliDetect(args: string[], io: CliDetectIo, options: VerbEnv = {}): number {
   if (asksHelp(args)) {
     io.out(HELP);
     return 0;
@@ -72,8 +79,23 @@ export function cliDetect(args: string[], io: CliDetectIo): number {
     io.out(HELP);
     return 0;
   }
-  const transcript = values.transcript;
-  if (transcript === undefined || transcript === "") return usageError(io, "detect", "missing --transcript FILE");
+  let transcript = values.transcript;
+  let project = values.project;
+  if (transcript === "") {
+    return usageError(io, "detect", "empty --transcript: name a file, or leave it out for the newest session");
+  }
+  if (transcript === undefined) {
+    // No transcript named: the newest session of the project found from here upward (issue #37).
+    const env = resolveEnv(options);
+    const root = projectRoot(env, project);
+    const newest = newestTranscript(root.dir, env.homeDir, env.env);
+    if ("missing" in newest) {
+      return failure(io, "detect", `${newest.missing}; pass --transcript FILE`);
+    }
+    transcript = newest.path;
+    project ??= root.dir;
+    if (!values.json) io.out(`Transcript: ${transcript} (the newest session of ${root.dir})\n\n`);
+  }
   try {
     if (!statSync(transcript).isFile()) {
       return failure(io, "detect", `cannot read the transcript: ${transcript} is not a file`);
@@ -81,23 +103,22 @@ export function cliDetect(args: string[], io: CliDetectIo): number {
   } catch {
     return failure(io, "detect", `cannot read the transcript: ${transcript} does not exist`);
   }
-  const project = values.project;
-  let options = {};
+  let detectOptions = {};
   if (project !== undefined) {
     try {
       if (!statSync(project).isDirectory()) throw new Error("not a directory");
     } catch {
       return failure(io, "detect", `no directory ${project}`);
     }
-    const { config } = loadConfig(project);
-    options = {
+    const { config } = loadConfig(project, { homeDir: options.homeDir, env: options.env });
+    detectOptions = {
       projectDir: project,
       projectsRoot: config.projects.root,
       workingSetSize: config.projects.workingSetSize,
       budgetBytes: config.transcript.scanBudgetBytes,
     };
   }
-  const found = detectWorkspace(transcript, options);
+  const found = detectWorkspace(transcript, detectOptions);
   io.out(values.json ? JSON.stringify(found, null, 2) + "\n" : formatDetection(found));
   return 0;
 }

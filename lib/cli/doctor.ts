@@ -9,7 +9,6 @@ import {
   openSync,
   readSync,
   realpathSync,
-  statSync,
 } from "../node/fs.ts";
 import { join, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
@@ -20,6 +19,7 @@ import { HOOK_NAMES } from "../hook/hook_names.ts";
 import { isVirtualPath } from "./_install_command.ts";
 import {
   detectWorkflows,
+  isDir,
   projectConfig,
   readOptions,
   type ResolvedEnv,
@@ -29,11 +29,17 @@ import {
 } from "./_install_detect.ts";
 import { hooksFor, listOurEntries, type OurEntry, type Workflow, WORKFLOWS } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
-import { checkpointFiles, commandBinary, newestTranscript, safeList } from "./_doctor_files.ts";
+import { commandBinary, newestTranscript, safeList, workflowFiles } from "./_doctor_files.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
 import { type HookLatency, measureHooks } from "./_doctor_latency.ts";
-import { containedPath, outsideLine } from "./_contained.ts";
+import { outsideLine } from "./_contained.ts";
 import { binaryTrust, type SettingsScope } from "./_doctor_trust.ts";
+import { offLine } from "./_off_line.ts";
+import { atLeast, lastClientVersion, POST_MODEL_SWITCH_SINCE } from "./_client_version.ts";
+import { locateConfigIssue, problemLine } from "./_problem_line.ts";
+import { configNeeds } from "./_config_hooks.ts";
+import type { LoadedConfig } from "../config/load_config.ts";
 
 /** The verdict of one check. */
 export type DoctorStatus = "pass" | "warn" | "fail";
@@ -86,7 +92,8 @@ when anything fails.
                touched); medians in ms
 
 Options:
-  --project DIR   the project to check (default: the current directory)
+  --project DIR   the project to check (default: the nearest folder upward
+                  with a .claude/ folder or .git, else the current directory)
   --json          print the report as JSON
   --no-latency    skip the timing
   -h, --help      show this help
@@ -118,7 +125,8 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
   const opts = readOptions(args, { flags: ["--json", "--no-latency"], values: ["--project"] });
   if (opts.error) return usageError(io, "doctor", opts.error);
   const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  const found = projectRoot(env, opts.values.get("--project"));
+  const projectDir = found.dir;
   if (!isDir(projectDir)) return failure(io, "doctor", `no directory ${projectDir}; pass --project DIR`);
   const checks: DoctorCheck[] = [];
   const add = (status: DoctorStatus, area: string, message: string) => void checks.push({ status, area, message });
@@ -127,6 +135,7 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
 
   // Settings, and from them the binaries.
   const scopes: { name: SettingsScope; file: string; entries: OurEntry[] }[] = [];
+  const broken: string[] = [];
   for (const scope of ["local", "shared", "user"] as const) {
     const file = settingsPath(scope, { projectDir, homeDir: env.homeDir });
     const user = scope === "user";
@@ -134,19 +143,40 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     const read = readSettings(file, { root: user ? undefined : projectDir });
     if ("error" in read) {
       add("fail", "settings", read.error);
+      broken.push(file);
       continue;
     }
     const listed = listOurEntries(read.text);
     if ("error" in listed) {
-      add("fail", "settings", `${file}:${listed.error.line}:${listed.error.column}: ${listed.error.message}`);
+      add(
+        "fail",
+        "settings",
+        `${file}:${listed.error.line}:${listed.error.column}: ${listed.error.message}; fix it by hand (rehydrate install leaves it untouched)`,
+      );
+      broken.push(file);
       continue;
     }
     scopes.push({ name: scope, file, entries: listed.entries });
   }
-  checkSettings(scopes, workflows, loaded.config.reread.enforce === true, add);
+  checkSettings(scopes, workflows, loaded, broken, add);
+  // Installed before Claude Code had run (or before 2.1.332), PostModelSwitch was left out; the
+  // client this user runs now may send it.
+  const client = lastClientVersion(env.env, env.homeDir);
+  if (
+    loaded.config.enabled !== false && atLeast(client, POST_MODEL_SWITCH_SINCE) &&
+    scopes.some((s) => s.name !== "shared" && s.entries.length > 0) &&
+    !scopes.some((s) => s.entries.some((e) => e.hook === "post-model-switch"))
+  ) {
+    add(
+      "warn",
+      "settings",
+      `PostModelSwitch:post-model-switch is not registered, though Claude Code ${client} sends it; run rehydrate install, so that the fill warning follows /model`,
+    );
+  }
   const binaries = checkBinaries(scopes, projectDir, env, options, add);
 
   // Config.
+  if (loaded.config.enabled === false) add("warn", "config", offLine(loaded.origins.enabled ?? null));
   if (loaded.issues.length === 0) {
     add(
       "pass",
@@ -155,10 +185,14 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     );
   }
   for (const issue of loaded.issues) {
-    const where = `${issue.file}${issue.path ? "#" + issue.path : ""}`;
     // A key the project may not set is ignored, as a misspelt one is: a warning, not a broken install.
+    // In rehydrate validate's words (FILE:LINE: FIELD: MESSAGE).
     const ignored = issue.code === "unknown_key" || issue.code === "invalid_value" || issue.code === "user_only";
-    add(ignored ? "warn" : "fail", "config", `${where}: ${issue.message}`);
+    add(
+      ignored ? "warn" : "fail",
+      "config",
+      problemLine(issue.file, locateConfigIssue(issue, loaded.texts[issue.file])),
+    );
   }
 
   checkWorkflowFiles(projectDir, loaded.config, workflows, add);
@@ -218,6 +252,8 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     );
   } else {
     io.out(`rehydrate doctor ${VERSION}: ${projectDir} (workflows: ${workflows.join(", ") || "none detected"})\n`);
+    const foundLine = rootLine(found, env.cwd);
+    if (foundLine) io.out(`${foundLine}\n`);
     for (const c of checks) io.out(`${c.status.padEnd(4)}  ${c.area.padEnd(10)}  ${c.message}\n`);
     io.out(`${summary.pass} passed, ${summary.warn} warnings, ${summary.fail} failed\n`);
   }
@@ -229,15 +265,24 @@ type Add = (status: DoctorStatus, area: string, message: string) => void;
 function checkSettings(
   scopes: { name: string; file: string; entries: OurEntry[] }[],
   workflows: Workflow[],
-  enforce: boolean,
+  loaded: LoadedConfig,
+  broken: readonly string[],
   add: Add,
 ): void {
   const withEntries = scopes.filter((s) => s.entries.length > 0);
   if (withEntries.length === 0) {
+    // A settings file that cannot be read may hold the hooks: install would refuse it too, so the
+    // advice is to fix it, not to install.
     add(
       "fail",
       "settings",
-      `rehydrate is not registered in ${scopes.map((s) => s.file).join(" or ")}; run rehydrate install`,
+      broken.length > 0
+        ? `rehydrate is not registered in ${
+          scopes.map((s) => s.file).join(" or ") || "any readable settings file"
+        }, and ${broken.join(" and ")} cannot be checked: fix ${
+          broken.length > 1 ? "them" : "it"
+        } first, then run rehydrate doctor again`
+        : `rehydrate is not registered in ${scopes.map((s) => s.file).join(" or ")}; run rehydrate install`,
     );
     return;
   }
@@ -293,7 +338,24 @@ function checkSettings(
       );
     }
   }
-  const missing = hooksFor(workflows, { enforceReread: enforce }).filter((s) => !hooks.has(s.hook));
+  // A config value that asks for a hook which is not registered does nothing: a failure, with the
+  // key, its file and the hooks (lib/cli/_config_hooks.ts checks every key).
+  const failed = new Set<string>();
+  for (const need of configNeeds(loaded.config)) {
+    const lacking = need.hooks.filter((h) => !hooks.has(h));
+    if (lacking.length === 0) continue;
+    for (const h of lacking) failed.add(h);
+    add(
+      "fail",
+      "settings",
+      `${need.key}: ${JSON.stringify(need.value)} (${
+        loaded.origins[need.key] ?? "the default"
+      }) asks for ${need.what}, but ${lacking.map((h) => `${HOOK_NAMES[h]}:${h}`).join(", ")} ${
+        lacking.length > 1 ? "are" : "is"
+      } not registered; run rehydrate install`,
+    );
+  }
+  const missing = hooksFor(workflows).filter((s) => !hooks.has(s.hook) && !failed.has(s.hook));
   if (missing.length) {
     add(
       "warn",
@@ -405,44 +467,10 @@ function checkBinaries(
 function checkWorkflowFiles(
   projectDir: string,
   config: ReturnType<typeof projectConfig>["config"],
-  workflows: string[],
+  workflows: Workflow[],
   add: Add,
 ): void {
-  const files: string[] = [];
-  // Rule 2 of SECURITY.md: a linked projects root, project folder or .jerry that leads out of the
-  // project is named in one line and neither listed nor read; validate checks each file again.
-  const refused: string[] = [];
-  const listable = (dir: string, shown: string): boolean => {
-    const at = containedPath(projectDir, dir);
-    if (at.kind === "outside") refused.push(shown);
-    return at.kind === "inside";
-  };
-  if (workflows.includes("projects")) {
-    const root = join(projectDir, config.projects.root);
-    for (const name of listable(root, config.projects.root) ? safeList(root) : []) {
-      if (!listable(join(root, name), `${config.projects.root}/${name}`)) continue;
-      for (const m of config.projects.manifestNames) {
-        const f = join(root, name, m);
-        if (existsSync(f)) {
-          files.push(f);
-          break;
-        }
-      }
-    }
-    const state = join(projectDir, config.projects.stateFile);
-    if (existsSync(state)) files.push(state);
-  }
-  if (workflows.includes("orchestration")) {
-    const dir = join(projectDir, config.orchestration.stateDir);
-    if (listable(dir, config.orchestration.stateDir)) {
-      const checkpoints = join(dir, "checkpoints");
-      if (listable(checkpoints, `${config.orchestration.stateDir}/checkpoints`)) {
-        files.push(...checkpointFiles(checkpoints));
-      }
-      const monitor = join(dir, "context-monitor-state.json");
-      if (existsSync(monitor)) files.push(monitor);
-    }
-  }
+  const { files, refused } = workflowFiles(projectDir, config, workflows);
   if (refused.length > 0) add("fail", "files", `${outsideLine(refused)}; the hooks ignore them too`);
   if (files.length === 0) {
     if (refused.length === 0) add("pass", "files", "no manifests or checkpoints to check");
@@ -539,13 +567,5 @@ function realOr(p: string): string {
     return realpathSync(p);
   } catch {
     return p;
-  }
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

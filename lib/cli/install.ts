@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from "../node/fs.ts";
+import { existsSync, mkdirSync, writeFileSync } from "../node/fs.ts";
 import { atLeast, lastClientVersion, POST_MODEL_SWITCH_SINCE } from "./_client_version.ts";
 import { join, relative, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { commandPrefix, quoteShellPath, resolveBinary } from "./_install_command.ts";
 import {
   detectWorkflows,
+  isDir,
   parseWorkflows,
   projectConfig,
   readOptions,
@@ -18,6 +19,7 @@ import { unifiedDiff } from "./_install_diff.ts";
 import {
   hookCommand,
   hooksFor,
+  type HookSpec,
   listOurEntries,
   type OurEntry,
   planInstall,
@@ -28,7 +30,17 @@ import {
 } from "./_install_plan.ts";
 import { KEEP_BACKUPS, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
 import { commandBinary } from "./_doctor_files.ts";
+import { configNeeds, wantedHooks } from "./_config_hooks.ts";
+import {
+  installSlashCommand,
+  SLASH_COMMAND,
+  slashCommandLine,
+  type SlashCommandOutcome,
+  slashCommandPath,
+} from "./_slash_command.ts";
+import type { LoadedConfig } from "../config/load_config.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
 
 /** The schema URL written as `$schema` by `--write-config` (the `$id` of `schemas/config.v1.json`). */
 export const CONFIG_SCHEMA_URL = "https://rehydrate.dev/schemas/config.v1.json";
@@ -42,11 +54,13 @@ export interface CliInstallOptions extends VerbEnv {
 }
 
 const HELP = `Usage: rehydrate install [--project DIR] [--local | --shared | --user]
-         [--workflows LIST] [--dry-run] [--write-config] [--command PATH]
+         [--workflows LIST] [--dry-run] [--write-config] [--slash-command]
+         [--command PATH]
 
 Registers rehydrate's hooks in one of Claude Code's settings files:
-  (default)  <DIR>/.claude/settings.local.json: this machine only (Claude
-             Code keeps it out of git); commands name this binary by its path
+  (default)  <DIR>/.claude/settings.local.json: this machine only; commands
+             name this binary by its path. Not for git: install says when no
+             .gitignore covers it
   --shared   <DIR>/.claude/settings.json, the file teams commit: each command
              runs the binary inside the project ("$CLAUDE_PROJECT_DIR"/...)
              when it lies there (a project-local npm install's through
@@ -54,28 +68,35 @@ Registers rehydrate's hooks in one of Claude Code's settings files:
              0 silently on a machine without it, so a teammate without
              rehydrate sees nothing
   --user     ~/.claude/settings.json: every project of yours
-(default DIR: the current directory). Existing hooks, other keys, key order
+(default DIR: the nearest folder upward with a .claude/ folder or .git, else
+the current directory). Existing hooks, other keys, key order
 and formatting are kept; running it again changes nothing; an upgrade (another
 binary path) updates our entries in place. Before a change the old file is
 copied to <file>.bak-<time> beside it; the newest 3 copies are kept.
 
 Which hooks depends on the workflows (detected in the project, plus those of an
-earlier install, unless --workflows names them):
-  always          PreCompact, SessionStart, UserPromptSubmit (the delivery core)
-  projects        + PreToolUse and Stop when reread.enforce is true in the config
+earlier install, unless --workflows names them) and on the config:
+  always          PreCompact, SessionStart, UserPromptSubmit, Stop (the session's
+                  checkpoint, in the background), and PostModelSwitch once
+                  Claude Code 2.1.332 or later has run (not in --shared)
   orchestration   + PostCompact, PostToolUse (Write|Edit|MultiEdit)
   dispatch        + PreToolUse (*), PostToolUse (Skill), Stop
---workflows replaces the list: to drop one, name the others (--workflows none
-keeps the delivery core only).
+  reread.enforce  true in the config: + PreToolUse (*), Stop, in any repository
+A workflow the config turns on ("enabled": true) is always installed.
+--workflows replaces the detected list: to drop one, name the others
+(--workflows none keeps the everyday hooks only).
 
 Options:
-  --project DIR       the project to install into (default: the current directory)
+  --project DIR       the project to install into (default: see above)
   --local             write .claude/settings.local.json (the default)
   --shared            write the shared .claude/settings.json (see above)
   --user              install into ~/.claude/settings.json instead
   --workflows LIST    comma-separated: projects,orchestration,dispatch (or none)
   --dry-run           print the diff of the settings file and write nothing
   --write-config      also write a default .claude/rehydrate.json (never overwrites)
+  --slash-command     also write .claude/commands/rehydrate-last.md (with --user:
+                      ~/.claude/commands/): /rehydrate-last in Claude Code prints
+                      what the model got after the last compaction
   --command PATH      the rehydrate binary the hooks run (default: this binary;
                       required when running from source with bun or deno)
   -h, --help          show this help
@@ -84,6 +105,7 @@ Options:
 Examples:
   rehydrate install
   rehydrate install --shared
+  rehydrate install --slash-command
   rehydrate install --dry-run --workflows projects,dispatch
   rehydrate install --user --command ~/.local/bin/rehydrate
   npx bun hooks/rehydrate.ts install --command dist/rehydrate --write-config
@@ -108,7 +130,7 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     return 0;
   }
   const opts = readOptions(args, {
-    flags: ["--user", "--shared", "--local", "--dry-run", "--write-config"],
+    flags: ["--user", "--shared", "--local", "--dry-run", "--write-config", "--slash-command"],
     values: ["--project", "--workflows", "--command"],
   });
   if (opts.error) return usageError(io, "install", opts.error);
@@ -131,7 +153,8 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     workflowList = parsed.workflows;
   }
   const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  const found = projectRoot(env, opts.values.get("--project"));
+  const projectDir = found.dir;
   if (!isDir(projectDir)) return failure(io, "install", `no directory ${projectDir}; pass --project DIR`);
   const dirs = { projectDir, homeDir: env.homeDir };
   const file = settingsPath(scope, dirs);
@@ -139,25 +162,35 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   const read = readSettings(file, { root });
   if ("error" in read) return failure(io, "install", `${read.error}; not changed`);
 
+  const foundLine = user ? null : rootLine(found, env.cwd);
+  if (foundLine) io.out(`${foundLine}\n`);
   const dryRun = opts.flags.has("--dry-run");
   const loaded = projectConfig(projectDir, env);
   let workflows: Workflow[];
   if (workflowList !== undefined) {
     workflows = workflowList;
-    io.out(`Workflows: ${workflows.join(", ") || "none (the delivery core only)"} (from --workflows)\n`);
+    io.out(`Workflows: ${workflows.join(", ") || "none (the everyday hooks only)"} (from --workflows)\n`);
   } else {
     const findings = detectWorkflows(projectDir, loaded);
     const before = workflowsOf(previousEntries(scope, dirs, read.text));
     workflows = WORKFLOWS.filter((w) => before.includes(w) || findings.some((f) => f.used && f.workflow === w));
     printFindings(io, findings, before);
   }
-  const specs = hooksFor(workflows, {
-    enforceReread: loaded.config.reread.enforce === true,
-    // PostModelSwitch only for a client known to have it: 2.1.197 warns about an unknown event at
-    // every interactive start (lib/cli/_client_version.ts). Never in the shared file: this user's
-    // client says nothing of the teammates'.
-    modelSwitch: scope !== "shared" && atLeast(lastClientVersion(env.env, env.homeDir), POST_MODEL_SWITCH_SINCE),
-  });
+  // PostModelSwitch only for a client known to have it: 2.1.197 warns about an unknown event at
+  // every interactive start (lib/cli/_client_version.ts). Never in the shared file: this user's
+  // client says nothing of the teammates'.
+  const client = lastClientVersion(env.env, env.homeDir);
+  const modelSwitch = scope !== "shared" && atLeast(client, POST_MODEL_SWITCH_SINCE);
+  // Every hook a config value asks for is registered with the workflows' (lib/cli/_config_hooks.ts).
+  const specs = wantedHooks(workflows, loaded.config, { modelSwitch });
+  printHooks(io, specs, hooksFor(workflows, { modelSwitch }), loaded);
+  if (scope !== "shared" && !modelSwitch) {
+    io.out(
+      `PostModelSwitch: not registered: ${
+        client === null ? "Claude Code has not run for this user yet" : `Claude Code ${client} does not send it`
+      } (${POST_MODEL_SWITCH_SINCE} or later does); run rehydrate install again after it has, so that the fill warning follows /model\n`,
+    );
+  }
 
   const binary = resolveBinary({
     command: opts.values.get("--command"),
@@ -216,6 +249,34 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
   }
   for (const other of ["local", "shared", "user"] as const) {
     if (other !== scope) warnTwice(io, other, settingsPath(other, dirs), file, projectDir);
+  }
+  const slash = slashCommandPath({ user, projectDir, homeDir: env.homeDir });
+  if (opts.flags.has("--slash-command")) {
+    const line = slashCommandLine(prefix);
+    let outcome: SlashCommandOutcome;
+    try {
+      outcome = installSlashCommand(slash, line, { root, dryRun });
+    } catch (err) {
+      return failure(io, "install", `${(err as Error).message}; /${SLASH_COMMAND} not written`);
+    }
+    io.out(
+      outcome === "not-ours"
+        ? `Slash command: ${slash} exists and is not rehydrate's: left as it is\n`
+        : outcome === "kept"
+        ? `Slash command: /${SLASH_COMMAND} already in ${slash}\n`
+        : outcome === "would-write"
+        ? `Dry run: would write ${slash} (/${SLASH_COMMAND}, which runs ${line})\n`
+        : `Slash command: /${SLASH_COMMAND} in ${slash}: type it in Claude Code to see what the model got after the last compaction (it runs ${line})\n`,
+    );
+    if (scope === "local" && (outcome === "written" || outcome === "updated")) {
+      io.out(
+        `Note: ${slash} names this machine's binary; keep it out of git, or use --shared for a file the team can commit\n`,
+      );
+    }
+  } else if (!dryRun && !existsSync(slash)) {
+    io.out(
+      `Tip: rehydrate install --slash-command adds /${SLASH_COMMAND}, which shows in Claude Code what the model got after the last compaction\n`,
+    );
   }
   if (opts.flags.has("--write-config")) {
     const code = writeConfig(io, user ? env.homeDir : projectDir, workflows, dryRun);
@@ -306,12 +367,27 @@ function printFindings(io: CliIo, findings: WorkflowFinding[], before: Workflow[
     ...kept.map((w) => `${w} (installed before; --workflows replaces the list)`),
   ];
   if (parts.length === 0) {
-    io.out(
-      "No workflow detected: installing the delivery core (PreCompact, SessionStart, UserPromptSubmit); pass --workflows to choose\n",
-    );
+    io.out("No workflow detected: the everyday layer's hooks only; pass --workflows to choose\n");
   } else {
     io.out(`Workflows: ${parts.join(", ")}\n`);
   }
+}
+
+/**
+ * The hooks install registers, each once, in one line (the banner used to name three and install
+ * four), then those only a config value asks for, with the key and the file that set it.
+ */
+function printHooks(io: CliIo, specs: readonly HookSpec[], base: readonly HookSpec[], loaded: LoadedConfig): void {
+  const name = (s: HookSpec) =>
+    s.async ? `${s.event} (${s.hook}, in the background)` : s.hook === "stop" ? `${s.event} (re-read)` : s.event;
+  const fromWorkflows = specs.filter((s) => base.some((b) => b.hook === s.hook));
+  const fromConfig = specs.filter((s) => !base.some((b) => b.hook === s.hook));
+  io.out(`Hooks: ${fromWorkflows.map(name).join(", ")}\n`);
+  if (fromConfig.length === 0) return;
+  const why = configNeeds(loaded.config)
+    .filter((n) => fromConfig.some((s) => n.hooks.includes(s.hook)))
+    .map((n) => `${n.key}: ${JSON.stringify(n.value)} in ${loaded.origins[n.key] ?? "the config"}`);
+  io.out(`Hooks the config asks for: ${fromConfig.map(name).join(", ")} (${why.join("; ")})\n`);
 }
 
 /** What each workflow adds after a compaction, on top of the everyday element. */
@@ -403,12 +479,4 @@ function writeConfig(io: CliIo, baseDir: string, workflows: Workflow[], dryRun: 
     }); every key with its default: schemas/config.v1.json, ${CONFIG_SCHEMA_URL}\n`,
   );
   return 0;
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -1,11 +1,11 @@
-import { statSync } from "../node/fs.ts";
-import { basename, join, resolve } from "../node/path.ts";
+import { basename, join } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { contextFill } from "../transcript/context_fill.ts";
 import { sessionKey } from "../state/session_key.ts";
 import { stateDir } from "../state/state_dir.ts";
 import {
   detectWorkflows,
+  isDir,
   projectConfig,
   readOptions,
   resolveEnv,
@@ -16,6 +16,7 @@ import {
 import { listOurEntries } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
 import {
   checkpointFiles,
   newestTranscript,
@@ -29,10 +30,16 @@ import { renderSessionElement } from "../session/session_element.ts";
 import { sessionMark } from "../session/session_mark.ts";
 import { isOpenTask } from "../session/tasks.ts";
 import { containedPath, outsideLine } from "./_contained.ts";
+import { offLine } from "./_off_line.ts";
+import { readRestoreRecords, type RestorePart, type RestoreRecord } from "../delivery/restore_record.ts";
 
 /** What `rehydrate status --json` prints. */
 export interface StatusReport {
   project: string;
+  /** False when the config turns rehydrate off (`"enabled": false`): the hooks do nothing. */
+  enabled: boolean;
+  /** The config file that turned it off, when it is off. */
+  offBy: string | null;
   workflows: WorkflowFinding[];
   /** The flat precompact_state.json: the last detection, or null when there is none. */
   lastDetection: {
@@ -85,29 +92,52 @@ export interface StatusReport {
     planFile: string | null;
   } | null;
   /**
+   * The project's last compactions, newest first (at most 10, from the state directory's restore
+   * records): when, how, and what was given back, without the texts (`--last` prints the newest's).
+   */
+  compactions: {
+    compactionId: string;
+    sessionId: string;
+    trigger: "manual" | "auto" | null;
+    compactedAt: string;
+    /** Right after the compaction; null when it was never delivered. */
+    delivered: RestoreSummary | null;
+    /** At the first prompt after it; null when that prompt has not come (or the layer is off). */
+    followUp: RestoreSummary | null;
+  }[];
+  /**
    * Folders and files of the project that resolve outside it (a symbolic link on the way), as the
    * config names them: not read (rule 2 of SECURITY.md), so nothing of theirs is shown.
    */
   refused: string[];
 }
 
+/** One part of a restore record as status shows it: everything but the text. */
+export type RestoreSummary = Omit<RestorePart, "text">;
+
 /** The everyday element's share beside a project workspace (as SessionStart gives it). */
 const SESSION_SHARE = 3000;
 
-const HELP = `Usage: rehydrate status [--project DIR] [--json] [--verbose]
+const HELP = `Usage: rehydrate status [--project DIR] [--json] [--verbose] [--last]
 
 What rehydrate knows about a project right now: where its hooks are registered
-(the project's local and shared settings, the user's), the workflows detected, the
-last detection PreCompact saved (active project and confidence), checkpoints
-not acknowledged yet, the re-read markers of this project's sessions still
-waiting, how full the context window of the newest session is, and what the agent would get after its next
-compaction (the <session-context> element; nothing is written). A state
-file or checkpoints folder that links out of the project is named, not read.
+(the project's local and shared settings, the user's), the workflows detected,
+the project's last compactions (when, manual or auto, what came back, how many
+characters, and whether it arrived), checkpoints not acknowledged yet, the
+re-read markers of this project's sessions still waiting, how full the context
+window of the newest session is, and what the agent would get after its next
+compaction (the <session-context> element; nothing is written). A state file
+or checkpoints folder that links out of the project is named, not read.
+
+With --last it prints only the exact text the model got after the project's
+last compaction (and, after a blank line, what the first prompt added).
 
 Options:
-  --project DIR   the project (default: the current directory)
+  --project DIR   the project (default: the nearest folder upward with a
+                  .claude/ folder or .git, else the current directory)
   --json          print it as JSON (with the element)
   --verbose       also print the <session-context> element
+  --last          print what the model got after the last compaction
   -h, --help      show this help
   -v, --version   print the version
 
@@ -115,6 +145,7 @@ Examples:
   rehydrate status
   rehydrate status --project ~/work/site --json
   rehydrate status --verbose
+  rehydrate status --last
 `;
 
 /**
@@ -135,15 +166,21 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     io.out(HELP);
     return 0;
   }
-  const opts = readOptions(args, { flags: ["--json", "--verbose"], values: ["--project"] });
+  const opts = readOptions(args, { flags: ["--json", "--verbose", "--last"], values: ["--project"] });
   if (opts.error) return usageError(io, "status", opts.error);
   const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  const found = projectRoot(env, opts.values.get("--project"));
+  const projectDir = found.dir;
   if (!isDir(projectDir)) return failure(io, "status", `no directory ${projectDir}; pass --project DIR`);
   const loaded = projectConfig(projectDir, env);
   const config = loaded.config;
+  const dir = stateDir({ env: env.env, homeDir: env.homeDir, platform: env.platform, configured: config.stateDir });
+  const restores = readRestoreRecords(dir, projectDir);
+  if (opts.flags.has("--last")) return printLast(io, restores[0], projectDir, opts.flags.has("--json"));
   const report: StatusReport = {
     project: projectDir,
+    enabled: config.enabled !== false,
+    offBy: config.enabled === false ? loaded.origins.enabled ?? null : null,
     workflows: detectWorkflows(projectDir, loaded),
     lastDetection: null,
     pendingCheckpoints: [],
@@ -152,6 +189,14 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     installed: installedHooks(projectDir, env.homeDir),
     sessionLayer: config.session.enabled !== false,
     nextCompaction: null,
+    compactions: restores.map((r) => ({
+      compactionId: r.compaction_id,
+      sessionId: r.session_id,
+      trigger: r.trigger ?? null,
+      compactedAt: r.compacted_at,
+      delivered: r.delivered && withoutText(r.delivered),
+      followUp: r.follow_up && withoutText(r.follow_up),
+    })),
     refused: [],
   };
 
@@ -186,7 +231,6 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
       });
     }
   }
-  const dir = stateDir({ env: env.env, homeDir: env.homeDir, platform: env.platform, configured: config.stateDir });
   // This project's sessions only: those whose transcript Claude Code keeps under this project
   // (the state directory holds every project's markers; issue #36, I5).
   const sessions = new Set<string>();
@@ -258,26 +302,32 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
     io.out(JSON.stringify(report, null, 2) + "\n");
     return 0;
   }
-  io.out(`Project: ${projectDir}\n`);
+  io.out(`${rootLine(found, env.cwd) ?? `Project: ${projectDir}`}\n`);
+  if (!report.enabled) io.out(`${offLine(report.offBy)}\n`);
   const where = report.installed.filter((i) => i.hooks.length > 0 || i.error);
   io.out(
     `Hooks: ${
       where.length === 0
-        ? "not registered; rehydrate install registers them"
+        ? `not registered in ${report.installed.map((i) => i.file).join(", ")}; rehydrate install registers them`
         : where.map((i) => `${i.file} (${i.scope}): ${i.error ?? i.hooks.join(", ")}`).join("; ")
     }\n`,
   );
   if (report.refused.length > 0) io.out(`${outsideLine(report.refused)}\n`);
   io.out("Workflows:\n");
   for (const f of report.workflows) io.out(`  ${f.workflow.padEnd(14)} ${f.used ? "yes" : "no "}  ${f.evidence}\n`);
+  printCompactions(io, report.compactions);
+  // The project workspace's detection, where there is one: in any other repository it never
+  // happens, and "none yet" read as if rehydrate had forgotten a compaction.
   const d = report.lastDetection;
-  io.out(
-    d
-      ? `Last detection: ${d.activeProjectId ?? "no project"} (confidence ${d.confidence ?? "?"}, by ${
+  if (d) {
+    io.out(
+      `Last detection: ${d.activeProjectId ?? "no project"} (confidence ${d.confidence ?? "?"}, by ${
         d.method ?? "?"
-      }, ${d.timestamp ?? "no time"})\n`
-      : "Last detection: none yet\n",
-  );
+      }, ${d.timestamp ?? "no time"})\n`,
+    );
+  } else if (report.workflows.some((f) => f.workflow === "projects" && f.used)) {
+    io.out("Last detection: none yet\n");
+  }
   io.out(
     `Pending checkpoints: ${
       report.pendingCheckpoints.length === 0
@@ -323,6 +373,65 @@ export function cliStatus(args: string[], io: CliIo, options: VerbEnv = {}): num
   return 0;
 }
 
+/** The project's last compactions, one line each, newest first. */
+function printCompactions(io: CliIo, list: StatusReport["compactions"]): void {
+  if (list.length === 0) {
+    io.out("Last compactions: none of this project on record yet\n");
+    return;
+  }
+  io.out("Last compactions (newest first; rehydrate status --last prints what the model got):\n");
+  for (const c of list) {
+    const d = c.delivered;
+    const got = d === null
+      ? "not delivered"
+      : d.chars === 0
+      ? `nothing to give back (${HOOK_LABEL[d.by]})`
+      : `${d.chars} characters by ${HOOK_LABEL[d.by]}: ${d.summary}`;
+    const f = c.followUp;
+    const then = f === null || f.chars === 0 ? "" : `; then ${f.chars} characters at the next prompt: ${f.summary}`;
+    io.out(`  ${when(c.compactedAt)} ${c.trigger ?? "compaction"}: ${got}${then}\n`);
+  }
+}
+
+const HOOK_LABEL: Record<RestorePart["by"], string> = {
+  "session-start": "SessionStart",
+  "user-prompt-submit": "the next prompt (SessionStart's never arrived)",
+};
+
+/** `2026-11-25 15:55:14 UTC` */
+function when(iso: string): string {
+  return iso.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC");
+}
+
+function withoutText(p: RestorePart): RestoreSummary {
+  const { text: _text, ...rest } = p;
+  return rest;
+}
+
+/** `--last`: the exact text the model got after the last compaction, then what the first prompt added. */
+function printLast(io: CliIo, last: RestoreRecord | undefined, projectDir: string, json: boolean): number {
+  if (json) {
+    io.out(JSON.stringify(last ?? null, null, 2) + "\n");
+    return 0;
+  }
+  if (last === undefined) {
+    io.out(`No compaction of ${projectDir} on record yet (rehydrate keeps the last 10 of a project)\n`);
+    return 0;
+  }
+  const at = `${when(last.compacted_at)}, ${last.trigger ?? "compaction"}`;
+  if (last.delivered === null) {
+    io.out(`The last compaction (${at}) has not been given back yet: it comes with SessionStart or the next prompt\n`);
+    return 0;
+  }
+  if (last.delivered.text === "") {
+    io.out(`After the last compaction (${at}) rehydrate had nothing to give back\n`);
+    return 0;
+  }
+  io.out(last.delivered.text.endsWith("\n") ? last.delivered.text : last.delivered.text + "\n");
+  if (last.follow_up !== null && last.follow_up.text !== "") io.out(`\n${last.follow_up.text}\n`);
+  return 0;
+}
+
 /** Our entries in each settings file Claude Code reads for this project. */
 function installedHooks(projectDir: string, homeDir: string): StatusReport["installed"] {
   return (["local", "shared", "user"] as const).map((scope) => {
@@ -347,12 +456,4 @@ function record(v: unknown): Record<string, unknown> | null {
 
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -1,28 +1,44 @@
-import { statSync } from "../node/fs.ts";
+import { readdirSync } from "../node/fs.ts";
+import { stateDir } from "../state/state_dir.ts";
 import { relative, resolve } from "../node/path.ts";
 import type { CliIo } from "./main.ts";
 import { quoteShellPath } from "./_install_command.ts";
-import { readOptions, resolveEnv, settingsPath, type SettingsScopeName, type VerbEnv } from "./_install_detect.ts";
+import {
+  isDir,
+  projectConfig,
+  readOptions,
+  type ResolvedEnv,
+  resolveEnv,
+  settingsPath,
+  type SettingsScopeName,
+  type VerbEnv,
+} from "./_install_detect.ts";
 import { unifiedDiff } from "./_install_diff.ts";
 import { planUninstall } from "./_install_plan.ts";
 import { deleteSettings, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
 import { asksHelp, failure, usageError } from "./_usage.ts";
+import { removeSlashCommand, SLASH_COMMAND, slashCommandPath } from "./_slash_command.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
 
 const HELP = `Usage: rehydrate uninstall [--project DIR] [--local | --shared | --user]
          [--dry-run] [--command PATH]
 
 Removes rehydrate's hook entries from the project's settings files, the local
 <DIR>/.claude/settings.local.json and the shared <DIR>/.claude/settings.json
-(default DIR: the current directory; --local or --shared for one of them), or
+(default DIR: the nearest folder upward with a .claude/ folder or .git, else
+the current directory; --local or --shared for one of them), or
 with --user from ~/.claude/settings.json: exactly the entries install added (a
 command running a rehydrate binary with one hook name, guarded or not), plus the
 matcher groups, event arrays and "hooks" object they leave empty. Everything else
 stays byte for byte; <file>.bak-<time> is written first (the newest 3 are kept).
 A file left holding only {} is deleted, with its backups that held nothing but
-our hooks, and the .claude folder when nothing else is in it.
+our hooks, and the .claude folder when nothing else is in it. The /rehydrate-last
+command file install --slash-command wrote goes too. The private state
+directory (snapshots, records, the debug log, shared by all your projects)
+stays; uninstall says where it is.
 
 Options:
-  --project DIR    the project to uninstall from (default: the current directory)
+  --project DIR    the project to uninstall from (default: see above)
   --local          only the project's .claude/settings.local.json
   --shared         only the project's .claude/settings.json
   --user           uninstall from ~/.claude/settings.json instead
@@ -74,10 +90,19 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
     ? ["local"]
     : ["local", "shared"];
   const env = resolveEnv(options);
-  const projectDir = resolve(env.cwd, opts.values.get("--project") ?? ".");
+  const found = projectRoot(env, opts.values.get("--project"));
+  const projectDir = found.dir;
   if (!user && !isDir(projectDir)) return failure(io, "uninstall", `no directory ${projectDir}; pass --project DIR`);
+  const foundLine = user ? null : rootLine(found, env.cwd);
+  if (foundLine) io.out(`${foundLine}\n`);
   const extra = opts.values.get("--command");
   const known = extra === undefined ? [] : [quoteShellPath(resolve(env.cwd, extra), env.platform), extra];
+  // The /rehydrate-last command install --slash-command wrote, first: the settings file's removal
+  // may then leave the .claude folder empty and remove it too.
+  const slash = slashCommandPath({ user, projectDir, homeDir: env.homeDir });
+  if (removeSlashCommand(slash, { root: user ? undefined : projectDir, dryRun: opts.flags.has("--dry-run") })) {
+    io.out(`${opts.flags.has("--dry-run") ? "Dry run: would remove" : "Removed"} ${slash} (/${SLASH_COMMAND})\n`);
+  }
   let code = 0;
   const missing: string[] = [];
   // Both project files sit in .claude: a problem with the folder is said once.
@@ -96,6 +121,7 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
     else if (r === "failed") code = 1;
   }
   if (missing.length === scopes.length) io.out(`Nothing to uninstall: no ${missing.join(" or ")}\n`);
+  if (!opts.flags.has("--dry-run")) noteStateDir(io, projectDir, env);
   return code;
 }
 
@@ -152,15 +178,32 @@ function uninstallFrom(
   return "done";
 }
 
+/**
+ * Uninstall removes hook entries only: the private state directory stays, for every other project
+ * that uses rehydrate. Say where it is and how to remove it, once it holds anything.
+ */
+function noteStateDir(io: CliIo, projectDir: string, env: ResolvedEnv): void {
+  const dir = stateDir({
+    env: env.env,
+    homeDir: env.homeDir,
+    platform: env.platform,
+    configured: projectConfig(projectDir, env).config.stateDir,
+  });
+  let entries: number;
+  try {
+    entries = readdirSync(dir).length;
+  } catch {
+    return;
+  }
+  if (entries === 0) return;
+  io.out(
+    `State: ${dir} stays (session snapshots, compaction and restore records, the debug log of every project of yours); to remove it too: rm -rf ${
+      quoteShellPath(dir, env.platform)
+    }\n`,
+  );
+}
+
 /** `{}` with any whitespace: a settings file that says nothing (Claude Code reads a missing one the same). */
 function isEmptyObject(text: string): boolean {
   return /^\uFEFF?\s*\{\s*\}\s*$/.test(text);
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -8,7 +8,15 @@ import { SCHEMAS as ALL } from "./_schemas.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { readProjectFile } from "../state/read_project_file.ts";
 import { upgradeLegacyState } from "../projects/legacy_state.ts";
-import { containedPath, namedInside } from "./_contained.ts";
+import { containedPath, namedInside, outsideLine } from "./_contained.ts";
+import { workflowFiles } from "./_doctor_files.ts";
+import { detectWorkflows, projectConfig, resolveEnv } from "./_install_detect.ts";
+import { projectRoot, rootLine } from "./_project_root.ts";
+import { existsSync } from "../node/fs.ts";
+import { locateConfigIssue, problemLine } from "./_problem_line.ts";
+import { checkConfigText } from "../config/check_config_text.ts";
+import { configFiles } from "../config/config_files.ts";
+import { homeDir as defaultHome } from "../node/home_dir.ts";
 
 /** The kinds of file `rehydrate validate` knows. */
 export type ValidateKind =
@@ -22,6 +30,7 @@ export type ValidateKind =
   | "session_role"
   | "fill_warning_state"
   | "quiet_prompt_memo"
+  | "restore_record"
   | "config";
 
 const SCHEMAS: Record<Exclude<ValidateKind, "manifest">, JsonSchema> = {
@@ -34,6 +43,7 @@ const SCHEMAS: Record<Exclude<ValidateKind, "manifest">, JsonSchema> = {
   session_role: ALL.session_role,
   fill_warning_state: ALL.fill_warning_state,
   quiet_prompt_memo: ALL.quiet_prompt_memo,
+  restore_record: ALL.restore_record,
   config: ALL.config,
 };
 
@@ -43,11 +53,17 @@ const JSON_POSITION = /line (\d+)|position (\d+)/;
 const BACKSLASH = /\\/g;
 const DRIVE = /^[A-Za-z]:\//;
 
-const HELP = `Usage: rehydrate validate [--kind KIND] [--quiet] FILE...
+const HELP = `Usage: rehydrate validate [--kind KIND] [--quiet] [FILE...]
 
-Checks manifests and state files against rehydrate's schemas and prints one
-line per problem:  FILE:LINE: FIELD: MESSAGE
+Checks manifests, state files and configs against rehydrate's schemas and
+prints one line per problem:  FILE:LINE: FIELD: MESSAGE (rehydrate doctor says
+the same problems in the same words)
 Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
+
+Without FILE: the project's own files, in the project found from the current
+directory upward (its .claude/ folder or .git): .claude/rehydrate.json, your
+~/.claude/rehydrate.json, and the manifests, state files and checkpoints of
+the workflows it uses.
 
   .md files     a project manifest (resume-context.md, legacy _resume.md): the
                 frontmatter must parse and match schemas/resume_context.v1.json,
@@ -55,8 +71,8 @@ Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
   .json files   recognised by their content: precompact_state, checkpoint,
                 context_monitor_state, reread_marker, session_record,
                 compaction_record, session_role, fill_warning_state (fill/ in
-                the state directory), quiet_prompt_memo (quiet/), or config
-                (.claude/rehydrate.json)
+                the state directory), quiet_prompt_memo (quiet/),
+                restore_record (restores/), or config (.claude/rehydrate.json)
 
 A file named inside the current directory is read only when it resolves
 inside it: one that a symbolic link leads out of (a linked 02-projects or
@@ -74,6 +90,7 @@ Options:
   -h, --help    show this help
 
 Examples:
+  rehydrate validate
   rehydrate validate 02-projects/*/01-planning/resume-context.md
   rehydrate validate 00-system/.cache/precompact_state.json .claude/rehydrate.json
   rehydrate validate --kind checkpoint .jerry/checkpoints/cx-001-checkpoint.json
@@ -96,7 +113,11 @@ Examples:
  * });
  * ```
  */
-export function cliValidate(args: string[], io: CliIo, options: { cwd?: string } = {}): number {
+export function cliValidate(
+  args: string[],
+  io: CliIo,
+  options: { cwd?: string; homeDir?: string; env?: Record<string, string | undefined> } = {},
+): number {
   const files: string[] = [];
   let kind: ValidateKind | null = null;
   let quiet = false;
@@ -119,10 +140,24 @@ export function cliValidate(args: string[], io: CliIo, options: { cwd?: string }
       return usageError(io, "validate", `unknown option ${a}`);
     } else files.push(a);
   }
+  let cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
   if (files.length === 0) {
-    return usageError(io, "validate", "no file given");
+    // No file named: the project's own, as rehydrate doctor checks them (issue #37).
+    const found = projectFiles({ cwd, homeDir: options.homeDir ?? defaultHome(env), env });
+    if (found.line) io.out(`${found.line}\n`);
+    if (found.refused.length > 0) io.out(`${outsideLine(found.refused)}; not read\n`);
+    if (found.files.length === 0) {
+      io.out(`Nothing to check in ${found.dir}: no rehydrate.json, manifest, state file or checkpoint\n`);
+      return found.refused.length > 0 ? 1 : 0;
+    }
+    cwd = found.dir;
+    files.push(...found.files);
   }
-  const cwd = options.cwd ?? process.cwd();
+  // A config file is checked as the hooks read it: the user's own (and the one REHYDRATE_CONFIG
+  // names) may set every key, any other is a project's.
+  const user = configFiles(cwd, options.homeDir ?? defaultHome(env), env);
+  const userConfigs = new Set([user.home, ...(user.explicit === null ? [] : [user.explicit])]);
   let failed = 0;
   for (const file of files) {
     // Rule 2 of SECURITY.md: a file named inside the directory (a repository's glob, say) is read
@@ -145,7 +180,9 @@ export function cliValidate(args: string[], io: CliIo, options: { cwd?: string }
       io.out(`${file}: not read: it has a second hard link (it could be any file of the user's)\n`);
       continue;
     }
-    const { kind: found, issues, legacy } = validateFile(file, kind, read);
+    const { kind: found, issues, legacy } = validateFile(file, kind, read, {
+      project: !userConfigs.has(resolve(cwd, file)),
+    });
     if (issues.length === 0) {
       // Legacy input is accepted (SessionStart reads it too); `rehydrate migrate` upgrades it.
       if (quiet) continue;
@@ -155,7 +192,7 @@ export function cliValidate(args: string[], io: CliIo, options: { cwd?: string }
       continue;
     }
     failed++;
-    for (const i of issues) io.out(`${file}:${i.line}: ${i.field || "(root)"}: ${i.message}\n`);
+    for (const i of issues) io.out(`${problemLine(file, i)}\n`);
   }
   if (files.length > 1 && !quiet) io.out(`${files.length - failed} of ${files.length} files valid\n`);
   return failed > 0 ? 1 : 0;
@@ -187,6 +224,7 @@ function validateFile(
   file: string,
   forced: ValidateKind | null,
   read: { ok: true; text: string } | { ok: false; reason: string; message: string },
+  options: { project: boolean },
 ): FileResult {
   if (!read.ok) {
     if (read.reason === "too_large") {
@@ -214,6 +252,7 @@ function validateFile(
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const kind = forced ?? (file.toLowerCase().endsWith(".md") ? "manifest" : null);
   if (kind === "manifest") return { kind, ...manifestIssues(text, file) };
+  if (kind === "config" || (kind === null && basename(file) === "rehydrate.json")) return configResult(text, options);
 
   let value: unknown;
   try {
@@ -228,6 +267,7 @@ function validateFile(
     };
   }
   const k = kind ?? detectKind(file, value);
+  if (k === "config") return configResult(text, options);
   if (k === null) {
     return {
       kind: "unknown",
@@ -254,6 +294,34 @@ function validateFile(
     };
   });
   return { kind: k, issues };
+}
+
+/**
+ * The files `rehydrate validate` checks when none is named: the config files that exist (the
+ * project's, the user's, the one `REHYDRATE_CONFIG` names) and the files of the workflows the
+ * project uses, in the project found from the working directory upward.
+ */
+function projectFiles(
+  at: { cwd: string; homeDir: string; env: Record<string, string | undefined> },
+): { dir: string; line: string | null; files: string[]; refused: string[] } {
+  const env = resolveEnv(at);
+  const root = projectRoot(env, undefined);
+  const loaded = projectConfig(root.dir, env);
+  const configs = configFiles(root.dir, env.homeDir, env.env);
+  const workflows = detectWorkflows(root.dir, loaded).filter((f) => f.used).map((f) => f.workflow);
+  const { files, refused } = workflowFiles(root.dir, loaded.config, workflows);
+  const present = [configs.project, configs.home, ...(configs.explicit === null ? [] : [configs.explicit])]
+    .filter((f, i, all) => all.indexOf(f) === i && existsSync(f));
+  return { dir: root.dir, line: rootLine(root, at.cwd), files: [...present, ...files], refused };
+}
+
+/**
+ * A config file as the hooks read it, in the words rehydrate doctor uses: a project's file may not
+ * set the user-only keys, and an array's bad items are said once.
+ */
+function configResult(text: string, options: { project: boolean }): FileResult {
+  const checked = checkConfigText(text, { file: "", project: options.project });
+  return { kind: "config", issues: checked.issues.map((i) => locateConfigIssue(i, text)) };
 }
 
 function manifestIssues(text: string, file: string): { issues: LocatedIssue[]; legacy?: string[] } {
@@ -292,6 +360,7 @@ function detectKind(file: string, value: unknown): ValidateKind | null {
   if ("checkpoint_id" in o) return "checkpoint";
   if ("session_type" in o) return "reread_marker";
   if ("deps" in o && "monitor" in o) return "quiet_prompt_memo";
+  if ("delivered" in o && "follow_up" in o) return "restore_record";
   if ("crossed" in o && "percent" in o) return "fill_warning_state";
   if ("role" in o && "registered_at" in o) return "session_role";
   if ("compaction_id" in o && "workflow" in o) return "compaction_record";

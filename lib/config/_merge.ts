@@ -14,12 +14,16 @@ import { type JsonSchema, validateSchema } from "../schema/validate_schema.ts";
 type SchemaObject = { readonly [keyword: string]: unknown };
 type Target = Record<string, unknown>;
 
-/** Merges `layer` (read from `file`) into `target` at config path `path`. */
+/**
+ * Merges `layer` (read from `file`) into `target` at config path `path`. `origins`, when given,
+ * hears the file of every leaf taken (`"reread.enforce"` → the file), so that a verb can say where
+ * a value came from.
+ */
 export function mergeLayer(
   target: Target,
   layer: unknown,
   schema: SchemaObject,
-  at: { file: string; path: string; issues: ConfigIssue[]; project?: boolean },
+  at: { file: string; path: string; issues: ConfigIssue[]; project?: boolean; origins?: Record<string, string> },
 ): void {
   if (typeof layer !== "object" || layer === null || Array.isArray(layer)) {
     const got = layer === null ? "null" : Array.isArray(layer) ? "array" : typeof layer;
@@ -60,7 +64,7 @@ export function mergeLayer(
       continue;
     }
     if (sub.properties !== undefined) {
-      mergeLayer(target[key] as Target, value, sub, { file: at.file, path, issues: at.issues, project: at.project });
+      mergeLayer(target[key] as Target, value, sub, { ...at, path });
       continue;
     }
     const found = surelyValid(sub, value) ? [] : validateSchema(sub as JsonSchema, value, { maxIssues: 5 });
@@ -76,9 +80,10 @@ export function mergeLayer(
     }
     if (found.length === 0) {
       target[key] = value;
+      if (at.origins) at.origins[path.slice(1).replaceAll("/", ".")] = at.file;
       continue;
     }
-    for (const issue of found) {
+    for (const issue of itemsTogether(found, value, sub)) {
       at.issues.push({
         code: "invalid_value",
         file: at.file,
@@ -88,6 +93,47 @@ export function mergeLayer(
       });
     }
   }
+}
+
+/**
+ * The issues of one leaf, with those that say the same of several items of an array said once, on
+ * the array, naming the items: `"fillWarnings": [55, 65, 75]` got "Must be at most 1" three times.
+ * Numbers above an item maximum of 1 that would be right as fractions say so.
+ */
+function itemsTogether(
+  found: readonly { path: string; keyword: string; message: string }[],
+  value: unknown,
+  schema: SchemaObject,
+): { path: string; keyword: string; message: string }[] {
+  const out: { path: string; keyword: string; message: string }[] = [];
+  const groups = new Map<string, number[]>();
+  for (const issue of found) {
+    const item = /^\/(\d+)$/.exec(issue.path);
+    if (item === null) {
+      out.push(issue);
+      continue;
+    }
+    const key = `${issue.keyword}\n${issue.message}`;
+    groups.set(key, [...(groups.get(key) ?? []), Number(item[1])]);
+  }
+  const items = (schema.items ?? {}) as SchemaObject;
+  for (const [key, indexes] of groups) {
+    const [keyword, message] = key.split("\n");
+    const values = indexes.map((i) => (value as unknown[])[i]);
+    const percents = keyword === "maximum" && items.maximum === 1 &&
+      values.every((v) => typeof v === "number" && v > 1 && v <= 100);
+    const hint = percents ? `: write fractions, ${(values[0] as number) / 100} for ${values[0]} %` : "";
+    out.push(
+      indexes.length === 1
+        ? { path: `/${indexes[0]}`, keyword, message: message + hint }
+        : { path: "", keyword, message: `${message} (items ${listOf(indexes)})${hint}` },
+    );
+  }
+  return out;
+}
+
+function listOf(n: readonly number[]): string {
+  return n.length === 1 ? String(n[0]) : `${n.slice(0, -1).join(", ")} and ${n[n.length - 1]}`;
 }
 
 /**

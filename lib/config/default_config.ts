@@ -18,11 +18,12 @@ export function defaultConfig(): RehydrateConfig {
   // A literal, not a clone: cheaper on a hook's single cold call.
   return {
     $schema: "https://rehydrate.dev/schemas/config.v1.json",
+    enabled: true,
     debug: false,
     stateDir: null,
     budget: { maxChars: 9500, fileMaxChars: 3000 },
     transcript: { scanBudgetBytes: 8388608 },
-    session: { enabled: true, userRequests: 3, fillWarnings: [0.55, 0.65, 0.75] },
+    session: { enabled: true, userRequests: 3, restoreMessage: true, fillWarnings: [0.55, 0.65, 0.75] },
     projects: {
       enabled: "auto",
       root: "02-projects",

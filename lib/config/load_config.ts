@@ -1,10 +1,10 @@
 import { existsSync } from "../node/fs.ts";
 import { homeDir } from "../node/home_dir.ts";
 import { configFiles } from "./config_files.ts";
-import { expandHomeKeys, mergeLayer } from "./_merge.ts";
-import { configSchema, HOME_EXPANDED_KEYS } from "./config_schema.ts";
+import { expandHomeKeys } from "./_merge.ts";
+import { checkConfigText } from "./check_config_text.ts";
+import { HOME_EXPANDED_KEYS } from "./config_schema.ts";
 import { defaultConfig } from "./default_config.ts";
-import { describeJsonError } from "./json_syntax_error.ts";
 import { readPrivateFile } from "../state/read_private_file.ts";
 import { readProjectFile } from "../state/read_project_file.ts";
 
@@ -21,6 +21,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export interface RehydrateConfig {
   /** The schema URL, for editors. */
   $schema: string;
+  /** False turns rehydrate off: every hook exits at once, with no output and no write. */
+  enabled: boolean;
   /** Write a debug log to the state directory. */
   debug: boolean;
   /** Per-user state directory (`~/` expanded), or null for the platform default. */
@@ -43,6 +45,8 @@ export interface RehydrateConfig {
     enabled: boolean;
     /** The user's latest typed requests kept (0 to 10). */
     userRequests: number;
+    /** One line for the user after a compaction (the hook's `systemMessage`) on what came back. */
+    restoreMessage: boolean;
     /** Fill fractions (0.5 to 1, at most 5) at which `<context-fill>` speaks once; `[]` for none. */
     fillWarnings: number[];
   };
@@ -131,6 +135,8 @@ export interface ConfigIssue {
   keyword?: string;
   /** Sentence-case explanation without a trailing period. */
   message: string;
+  /** The 1-based line of a syntax error (`invalid_json`). */
+  line?: number;
 }
 
 /** Options for {@linkcode loadConfig}. */
@@ -152,6 +158,13 @@ export interface LoadedConfig {
   issues: ConfigIssue[];
   /** Files that were read and parsed, lowest priority first. */
   sources: string[];
+  /**
+   * The file each value set by a file came from, by its dotted key (`"reread.enforce"`,
+   * `"enabled"`); keys left at their default are absent.
+   */
+  origins: Record<string, string>;
+  /** The text of every config file read, by path: where `rehydrate doctor` finds an issue's line. */
+  texts: Record<string, string>;
 }
 
 /**
@@ -179,6 +192,8 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
   const config = defaultConfig();
   const issues: ConfigIssue[] = [];
   const sources: string[] = [];
+  const origins: Record<string, string> = {};
+  const texts: Record<string, string> = {};
 
   const files = configFiles(projectDir, home, env);
   applyFile(files.home, false);
@@ -187,7 +202,7 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
     applyFile(files.explicit, true);
   }
   expandHomeKeys(config as unknown as Record<string, unknown>, HOME_EXPANDED_KEYS, home);
-  return { config, issues, sources };
+  return { config, issues, sources, origins, texts };
 
   function projectRead(file: string): { ok: true; text: string } | { ok: false; reason: string; message: string } {
     const r = readProjectFile(projectDir, file, { maxBytes: MAX_CONFIG_BYTES });
@@ -219,29 +234,12 @@ export function loadConfig(projectDir: string, options: LoadConfigOptions = {}):
       }
       return;
     }
-    const text = read.text;
-    let value: unknown;
-    try {
-      value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    } catch {
-      // By code and position only: JSON.parse's message quotes the text, and a linked config may be any file.
-      issues.push({
-        code: "invalid_json",
-        file,
-        path: "",
-        message: `Cannot parse the config file: ${describeJsonError(text)}`,
-      });
-      return;
-    }
-    sources.push(file);
+    texts[file] = read.text;
     // A cloned repository's config is the attacker's: keys the schema marks "x-scope": "user"
     // (whose files are read, where state and the debug log go, the transcript budget, the model's
     // window) are skipped in it and reported as user_only, so the user's value or the default stays.
-    mergeLayer(config as unknown as Record<string, unknown>, value, configSchema(), {
-      file,
-      path: "",
-      issues,
-      project,
-    });
+    const checked = checkConfigText(read.text, { file, project, into: config, origins });
+    issues.push(...checked.issues);
+    if (checked.json) sources.push(file);
   }
 }

@@ -12,6 +12,7 @@ import type { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
 import type { roleRereadItems } from "../dispatch/role_items.ts";
 import { sessionPreCompact } from "../session/pre_compact.ts";
 import { sweepSessionSnapshots } from "../session/snapshot_file.ts";
+import { noteRestore } from "../delivery/note_restore.ts";
 
 /** What PreCompact prints at most: the summarizer reads it with its own instructions. */
 const PRECOMPACT_MAX_CHARS = 2500;
@@ -89,11 +90,17 @@ export const preCompactHandler = (workflows: () => PreCompactWorkflows): HookHan
     if (extra && extra.files.length === 0) extra = { ...extra, files: session.rereadFiles };
     extra ??= { kind: "session", files: session.rereadFiles, reason: session.rereadReason };
   }
-  guard(
+  const recorded = guard(
     ctx,
     "re-read",
     () => rereadPreCompact(ctx, extra, { compactionId, roleItems: (c, role) => workflows().roleRereadItems(c, role) }),
   );
+  // The project's history of compactions (`rehydrate status`): this one, not delivered yet. Only
+  // when a compaction record names it: otherwise SessionStart makes the record, and this entry.
+  if (recorded) {
+    const trigger = ctx.input.trigger === "manual" || ctx.input.trigger === "auto" ? ctx.input.trigger : undefined;
+    guard(ctx, "restore record", () => noteRestore(ctx, recorded.compactionId, { trigger }));
+  }
   // Leftovers of writes killed midway (the state stays whole; the temp files would pile up).
   guard(ctx, "sweep", () => {
     const dir = ctx.stateDir();

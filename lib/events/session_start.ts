@@ -4,6 +4,9 @@ import { latestCompaction } from "../delivery/latest_compaction.ts";
 import { pendingDelivery } from "../delivery/pending.ts";
 import { recentlyDelivered } from "../delivery/recent.ts";
 import { recordDelivery } from "../delivery/record.ts";
+import type { CompactionRecord } from "../delivery/compaction_record.ts";
+import { noteRestore } from "../delivery/note_restore.ts";
+import { restoreMessage } from "../delivery/restore_message.ts";
 import { updateSessionRecord } from "../state/session_record.ts";
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
@@ -14,6 +17,7 @@ import { sessionContext } from "../session/session_start.ts";
 import { replayedNexusContext } from "../projects/replayed_context.ts";
 import { sweepStaleFiles } from "../state/sweep_stale_files.ts";
 import { join } from "../node/path.ts";
+import { restoresDir } from "../state/files.ts";
 
 const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
 /** Parallel runs of one event finish within this; two compactions are never this close. */
@@ -25,6 +29,8 @@ const DUPLICATE_WINDOW_MS = 30_000;
 const REPLAY_BUDGET = 2 * 1024 * 1024;
 /** The everyday element's share of the budget when a project workspace adds its own document. */
 const SESSION_SHARE = 3000;
+/** How long a restore record stays (`rehydrate status` lists the last compactions). */
+const RESTORES_MAX_AGE_MS = 30 * 86_400_000;
 
 /**
  * SessionStart: records the session's main-loop model and source (only SessionStart carries
@@ -63,14 +69,19 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
     guard(ctx, "sweep", () => {
       const dir = ctx.stateDir();
       sweepStaleFiles([join(dir, "fill"), join(dir, "quiet")], { now: ctx.now });
+      // A project's restore records are bounded in number when written; one no compaction renewed
+      // goes after 30 days.
+      sweepStaleFiles([restoresDir(dir)], { now: ctx.now, maxAgeMs: RESTORES_MAX_AGE_MS });
     });
   }
 
   let claimed: string | null = null;
+  let latestRecord: CompactionRecord | null = null;
   if (source === "compact" || source === "resume" || source === "fork") {
     // The compaction record is read once for both questions; recordDelivery reads it again after
     // its claim, on purpose (a PreCompact may have replaced it in between).
     const latest = guard(ctx, "delivery", () => latestCompaction(ctx));
+    latestRecord = latest?.record ?? null;
     const pending = latest && guard(ctx, "delivery", () => pendingDelivery(ctx, { latest }));
     if (source !== "compact" && !pending) return resumeReplay(ctx, source);
     if (!pending && latest && guard(ctx, "delivery", () => recentlyDelivered(ctx, DUPLICATE_WINDOW_MS, { latest }))) {
@@ -111,15 +122,32 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
   if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
   const context = joinWithin([session, dispatch, orchestration, project?.additionalContext], maxChars);
   // recordDelivery logged the claim; "delivered" only once something is printed.
+  let message = "";
   if (claimed !== null) {
     ctx.log(
       context
         ? `delivery: compaction ${claimed} delivered by session-start: ${context.length} characters`
         : `delivery: compaction ${claimed} claimed by session-start, nothing to print`,
     );
+    // One line for the user on what came back (never seen by the model), and the project's record
+    // of it for `rehydrate status`. The record read before the claim describes this compaction only
+    // when the claim took its id (else recordDelivery made a record of its own just now).
+    if (config.session.restoreMessage !== false) message = restoreMessage(context, { followUpLater: true });
+    const record = latestRecord?.compaction_id === claimed ? latestRecord : null;
+    guard(ctx, "restore record", () =>
+      noteRestore(ctx, claimed!, {
+        trigger: record?.trigger,
+        compactedAt: record?.created_at,
+        delivered: { by: "session-start", text: context, message },
+      }));
   }
   if (!context) return null;
-  return { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
+  return {
+    json: {
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context },
+      ...(message ? { systemMessage: message } : {}),
+    },
+  };
 };
 
 /**

@@ -4,6 +4,8 @@ import { pendingDelivery } from "../delivery/pending.ts";
 import { latestCompaction } from "../delivery/latest_compaction.ts";
 import { claimFollowUp } from "../delivery/follow_up.ts";
 import { recordDelivery } from "../delivery/record.ts";
+import { noteRestore } from "../delivery/note_restore.ts";
+import { restoreMessage } from "../delivery/restore_message.ts";
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
 import { guard, joinWithin } from "./_guard.ts";
@@ -76,8 +78,9 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   const followUp = latest && config.session.enabled !== false
     ? guard(ctx, "delivery", () => claimFollowUp(ctx, { latest }))
     : null;
+  let gaps: string | null = null;
   if (followUp) {
-    const gaps = guard(ctx, "session", () => sessionFollowUp(ctx, { maxChars: FOLLOW_UP_CHARS }));
+    gaps = guard(ctx, "session", () => sessionFollowUp(ctx, { maxChars: FOLLOW_UP_CHARS }));
     ctx.log(
       gaps
         ? `delivery: follow-up of compaction ${followUp}: ${gaps.length} characters`
@@ -88,6 +91,7 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   const maxChars = Math.min(config.budget.maxChars, 10_000);
   // joinWithin keeps or skips each part in order, so the re-delivered parts alone join to what of
   // them the reply holds: the log says "delivered" only for those characters, not the monitor's.
+  let message = "";
   if (claimed) {
     const redelivered = joinWithin(parts, maxChars);
     ctx.log(
@@ -95,6 +99,22 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
         ? `delivery: compaction ${claimed} delivered by user-prompt-submit: ${redelivered.length} characters`
         : `delivery: compaction ${claimed} claimed by user-prompt-submit, nothing to print`,
     );
+    // The line for the user and the project's record, as SessionStart gives them when it delivers;
+    // the follow-up, in the same reply, is recorded as such below.
+    const text = gaps ? joinWithin(parts.filter((p) => p !== gaps), maxChars) : redelivered;
+    if (config.session.restoreMessage !== false) message = restoreMessage(redelivered);
+    guard(ctx, "restore record", () =>
+      noteRestore(ctx, claimed, {
+        trigger: latest?.record?.compaction_id === claimed ? latest.record.trigger : undefined,
+        compactedAt: pending.compactedAt,
+        delivered: { by: "user-prompt-submit", text, message },
+      }));
+  }
+  if (followUp) {
+    // What the model got of the follow-up: nothing when the summary lacked nothing or the budget left it out.
+    const joined = joinWithin(parts, maxChars);
+    const text = gaps && joined.includes(gaps) ? gaps : "";
+    guard(ctx, "restore record", () => noteRestore(ctx, followUp, { followUp: { by: "user-prompt-submit", text } }));
   }
   let quiet: QuietFacts | null = null;
   let spoke = false;
@@ -122,5 +142,10 @@ export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
   }
   const context = joinWithin(parts, maxChars);
   if (!context) return null;
-  return { json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };
+  return {
+    json: {
+      hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context },
+      ...(message ? { systemMessage: message } : {}),
+    },
+  };
 };

@@ -69,7 +69,8 @@ const SILENT: HookOutcome = { stdout: "", exitCode: 0 };
  * give exit 0 with no output and a line in the debug log. Exit 2 happens only
  * when the handler asks for it. A JSON reply whose `hookSpecificOutput`
  * names another event is dropped rather than sent, because Claude Code
- * rejects it with an error the user would see.
+ * rejects it with an error the user would see. With `"enabled": false` in the config the handler
+ * does not run: exit 0, no output, nothing written.
  *
  * @example
  * ```ts
@@ -122,6 +123,9 @@ export function handleHook<E extends HookEventName>(
     input = parsed.value;
   }
   projectDir = env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd();
+  // The off switch (`"enabled": false`): before the state directory is created or anything is
+  // read or written, and without a line in the debug log, which is a write too.
+  if (safeConfig(getConfig)?.enabled === false) return SILENT;
   const ctx: HookContext<E> = {
     input,
     sessionKey: sessionKey(input.session_id),

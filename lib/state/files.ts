@@ -7,6 +7,7 @@
  * - `sessions/<key>.role.json`: the handler registration
  * - `compactions/<key>.json`: the latest compaction of the session
  * - `compactions/<key>.<compactionId>.delivered`: its delivery claim, created exclusively
+ * - `restores/<project key>.<compactionId>.json`: what was given back after that compaction
  *
  * @module
  */
@@ -56,6 +57,14 @@ export function claimPath(stateDir: string, key: string, compactionId: string): 
  */
 export function followUpPath(stateDir: string, key: string, compactionId: string): string {
   return join(stateDir, "compactions", `${key}.${compactionId}.followup`);
+}
+
+/**
+ * Directory of the restore records: what rehydrate gave back after each compaction, per project
+ * (`restores/<project key>.<compactionId>.json`, `schemas/restore_record.v1.json`).
+ */
+export function restoresDir(stateDir: string): string {
+  return join(stateDir, "restores");
 }
 
 const COMPACTION_ID = /^[A-Za-z0-9_-]{1,64}$/;

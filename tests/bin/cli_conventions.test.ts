@@ -26,8 +26,9 @@ const VERBS: Record<string, { usage: string[][]; failure: string[] }> = {
   },
   doctor: { usage: [["--bogus"], ["--project"]], failure: ["--project", MISSING, "--no-latency"] },
   status: { usage: [["--bogus"], ["stray"]], failure: ["--project", MISSING] },
-  detect: { usage: [["--bogus"], []], failure: ["--transcript", join(MISSING, "t.jsonl")] },
-  validate: { usage: [["--bogus"], [], ["--kind", "nope", "x.json"]], failure: [join(MISSING, "x.json")] },
+  // Without a transcript or a file, detect and validate take the project's own (issue #37).
+  detect: { usage: [["--bogus"], ["--transcript", ""]], failure: ["--transcript", join(MISSING, "t.jsonl")] },
+  validate: { usage: [["--bogus"], ["--kind"], ["--kind", "nope", "x.json"]], failure: [join(MISSING, "x.json")] },
   migrate: { usage: [["--bogus"], ["--project"], ["stray"]], failure: ["--project", MISSING] },
   ack: { usage: [["--bogus"], ["--project"]], failure: ["--project", MISSING] },
   "resume-prompt": { usage: [["--bogus"], ["stray"]], failure: ["--project", MISSING] },

@@ -200,13 +200,21 @@ function doctorConfig(w: World): { status: string; area: string; message: string
   return report.checks.filter((c) => c.area === "config");
 }
 
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 function assertDoctorWarns(w: World, pointers: string[]): void {
   const checks = doctorConfig(w);
   const file = join(w.project, ".claude", "rehydrate.json");
   for (const p of pointers) {
+    // As rehydrate validate words it: FILE:LINE: FIELD: MESSAGE, the field dotted.
+    const field = p.slice(1).split("/").map((seg) => /^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`).join("").slice(1);
     assert.ok(
-      checks.some((c) => c.status === "warn" && c.message.startsWith(`${file}#${p}: `)),
-      `doctor warns about ${file}#${p}:\n${JSON.stringify(checks, null, 2)}`,
+      checks.some((c) =>
+        c.status === "warn" && new RegExp(`^${escape(file)}:\\d+: ${escape(field)}: `).test(c.message)
+      ),
+      `doctor warns about ${file}: ${field}:\n${JSON.stringify(checks, null, 2)}`,
     );
   }
 }

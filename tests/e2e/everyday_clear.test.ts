@@ -14,7 +14,7 @@
 // Skipped, saying so, where tmux cannot run.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   count,
@@ -60,7 +60,6 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
 }, () => {
   let e: E2e;
   let repo: string;
-  let inputsFile: string;
   let cleared: LoggedRequest[] = [];
   let compactRequest: LoggedRequest | null = null;
   let afterCompact: LoggedRequest | null = null;
@@ -72,10 +71,7 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
   };
   const marker = `after-clear-${nonce()}`;
 
-  const inputs = (): HookInput[] =>
-    existsSync(inputsFile)
-      ? readFileSync(inputsFile, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l))
-      : [];
+  let inputs: () => HookInput[] = () => [];
   const events = (name: string): HookInput[] => inputs().filter((i) => i.hook_event_name === name);
   const stops = () => events("Stop").length;
   const sessionStarts = () => events("SessionStart");
@@ -83,14 +79,8 @@ describe("/clear in an ordinary repository under the real Claude Code client (tm
   before(async () => {
     e = await E2e.start("everyday-clear");
     repo = e.workspace(join(ROOT, "examples", "everyday"));
-    inputsFile = join(e.dir, "hook-inputs.jsonl");
-    // A capture hook beside ours for the events this scenario waits on: it appends the input
-    // (one JSON line) and prints nothing, so it adds nothing to what reaches the model.
-    const capture = [{ hooks: [{ type: "command", command: `{ cat; echo; } >> '${inputsFile}'`, timeout: 30 }] }];
-    const localPath = join(repo, ".claude", "settings.local.json");
-    const local = JSON.parse(readFileSync(localPath, "utf8"));
-    local.hooks = { SessionStart: capture, PreCompact: capture, Stop: capture, UserPromptSubmit: capture };
-    writeFileSync(localPath, JSON.stringify(local, null, 2) + "\n");
+    // A capture hook beside ours for the events this scenario waits on.
+    inputs = e.captureHookInputs<HookInput>(repo, ["SessionStart", "PreCompact", "Stop", "UserPromptSubmit"]);
     const p = (rel: string) => join(repo, rel);
 
     await e.tmuxStart(repo);

@@ -8,7 +8,7 @@
 // Skipped, saying so, where tmux cannot run.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   E2e,
@@ -40,28 +40,19 @@ describe("the payload after /compact, task-less, with a queued message (tmux)", 
   skip: TMUX ? false : "tmux is not installed: a queued message needs interactive mode",
 }, () => {
   let e: E2e;
-  let inputsFile: string;
   let turns: LoggedRequest[] = [];
   let compactRequest: LoggedRequest | null = null;
   let afterCompact: LoggedRequest | null = null;
   let transcript = "";
 
-  const inputs = (): HookInput[] =>
-    existsSync(inputsFile)
-      ? readFileSync(inputsFile, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l))
-      : [];
+  let inputs: () => HookInput[] = () => [];
   const stops = () => inputs().filter((i) => i.hook_event_name === "Stop").length;
 
   before(async () => {
     e = await E2e.start("everyday-payload");
     const repo = e.workspace(join(ROOT, "examples", "everyday"));
-    inputsFile = join(e.dir, "hook-inputs.jsonl");
     // A capture hook beside ours (prints nothing): the events this scenario waits on.
-    const capture = [{ hooks: [{ type: "command", command: `{ cat; echo; } >> '${inputsFile}'`, timeout: 30 }] }];
-    const localPath = join(repo, ".claude", "settings.local.json");
-    const local = JSON.parse(readFileSync(localPath, "utf8"));
-    local.hooks = { SessionStart: capture, Stop: capture };
-    writeFileSync(localPath, JSON.stringify(local, null, 2) + "\n");
+    inputs = e.captureHookInputs<HookInput>(repo, ["SessionStart", "Stop"]);
     const p = (rel: string) => join(repo, rel);
 
     // The default model without the task tools: what most sessions run today.

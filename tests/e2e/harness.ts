@@ -340,6 +340,28 @@ export class E2e {
     return project;
   }
 
+  /**
+   * Registers, beside ours in the project's `.claude/settings.local.json` (after `workspace()`
+   * wrote it), a capture hook for each of `events`: it appends the hook's input, one JSON line, to
+   * a file of this run and prints nothing, so it adds nothing to what reaches the model. Returns a
+   * reader of the inputs captured so far, in order: what a scenario waits on.
+   */
+  captureHookInputs<T = { hook_event_name: string; source?: string }>(
+    project: string,
+    events: readonly string[],
+  ): () => T[] {
+    const file = join(this.dir, `hook-inputs-${nonce()}.jsonl`);
+    const capture = [{ hooks: [{ type: "command", command: `{ cat; echo; } >> '${file}'`, timeout: 30 }] }];
+    const localPath = join(project, ".claude", "settings.local.json");
+    const local = JSON.parse(readFileSync(localPath, "utf8"));
+    local.hooks = Object.fromEntries(events.map((event) => [event, capture]));
+    writeFileSync(localPath, JSON.stringify(local, null, 2) + "\n");
+    return () =>
+      existsSync(file)
+        ? readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as T)
+        : [];
+  }
+
   private version: string | null = null;
 
   /** `X.Y.Z` of the client this file runs. */

@@ -45,10 +45,15 @@ function checkReply(event: HookEventName, r: Record<string, unknown>): string[] 
   const keys = Object.keys(r).sort().join(",");
   const specific = r.hookSpecificOutput as Record<string, unknown> | undefined;
   if (CONTEXT_EVENTS.has(event)) {
+    // After a compaction's context, one line for the user (never the model): ours, one short line.
     if (
-      keys !== "hookSpecificOutput" || !specific ||
+      (keys !== "hookSpecificOutput" && keys !== "hookSpecificOutput,systemMessage") || !specific ||
       Object.keys(specific).sort().join(",") !== "additionalContext,hookEventName"
     ) return [`reply shape ${JSON.stringify(r).slice(0, 200)}`];
+    if (
+      "systemMessage" in r &&
+      (typeof r.systemMessage !== "string" || !/^rehydrate: [^\n]{1,480}$/.test(r.systemMessage))
+    ) return [`systemMessage ${JSON.stringify(r.systemMessage).slice(0, 200)}`];
     if (specific.hookEventName !== event) return ["hookEventName of another event"];
     if (typeof specific.additionalContext !== "string" || specific.additionalContext === "") {
       return ["additionalContext is not a non-empty string"];

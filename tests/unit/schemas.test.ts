@@ -27,6 +27,7 @@ const SCHEMA_NAMES = [
   "precompact_state.v1",
   "quiet_prompt_memo.v1",
   "reread_marker.v1",
+  "restore_record.v1",
   "resume_context.v1",
   "session_record.v1",
   "session_role.v1",

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliDoctor, type DoctorCheck } from "../../../lib/cli/doctor.ts";
 import { cliInstall } from "../../../lib/cli/install.ts";
+import { cliValidate } from "../../../lib/cli/validate.ts";
 import { VERSION } from "../../../lib/hook/version.ts";
 import { sanitizeProjectPath } from "../../../lib/cli/_doctor_files.ts";
 
@@ -74,6 +75,52 @@ function lines(report: Report, area: string, status?: string): string[] {
 }
 
 describe("cliDoctor()", { skip: !POSIX }, () => {
+  test("cliDoctor() warns that rehydrate is off when the project's config says enabled: false", () => {
+    const s = setup();
+    install(s);
+    mkdirSync(join(s.project, ".claude"), { recursive: true });
+    writeFileSync(join(s.project, ".claude", "rehydrate.json"), JSON.stringify({ enabled: false }));
+    const r = doctor(["--no-latency"], s);
+    assert.match(
+      lines(r.report, "config", "warn").join("\n"),
+      /^rehydrate is off: "enabled": false in .*rehydrate\.json;/m,
+    );
+  });
+
+  test("cliDoctor() fails when a config value asks for a hook that is not registered, naming the key and its file", () => {
+    const s = setup();
+    install(s, ["--workflows", "none"]);
+    const file = join(s.project, ".claude", "rehydrate.json");
+    writeFileSync(file, JSON.stringify({ reread: { enforce: true } }));
+    // An install from before: the everyday hooks only, as bfcc99a wrote them for this config.
+    const settings = join(s.project, ".claude", "settings.local.json");
+    const parsed = JSON.parse(readFileSync(settings, "utf8"));
+    delete parsed.hooks.PreToolUse;
+    parsed.hooks.Stop = parsed.hooks.Stop.filter((g: { hooks: { command: string }[] }) =>
+      !g.hooks.some((h) => h.command.endsWith(" stop"))
+    );
+    writeFileSync(settings, JSON.stringify(parsed));
+    const r = doctor(["--no-latency"], s);
+    assert.equal(r.code, 1);
+    const fails = lines(r.report, "settings", "fail");
+    assert.equal(fails.length, 1, fails.join("\n"));
+    assert.ok(fails[0].startsWith(`reread.enforce: true (${file}) asks for `), fails[0]);
+    assert.match(fails[0], /PreToolUse:pre-tool-use, Stop:stop are not registered; run rehydrate install$/);
+    install(s, ["--workflows", "none"]);
+    assert.deepEqual(lines(doctor(["--no-latency"], s).report, "settings", "fail"), []);
+  });
+
+  test("cliDoctor() after a broken settings file says to fix it, not to run install", () => {
+    const s = setup();
+    mkdirSync(join(s.project, ".claude"), { recursive: true });
+    writeFileSync(join(s.project, ".claude", "settings.local.json"), "{ broken");
+    const fails = lines(doctor(["--no-latency"], s).report, "settings", "fail");
+    assert.equal(fails.length, 2, fails.join("\n"));
+    assert.match(fails[0], /settings\.local\.json:1:3: .*fix it by hand/);
+    assert.match(fails[1], /cannot be checked: fix it first, then run rehydrate doctor again$/);
+    assert.doesNotMatch(fails[1], /run rehydrate install/);
+  });
+
   test("cliDoctor() fails when rehydrate is not registered anywhere, and says to run install", () => {
     const s = setup();
     const r = doctor(["--no-latency"], s);
@@ -163,7 +210,7 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     ]);
   });
 
-  test("cliDoctor() reports unknown config keys and wrong types with their JSON path", () => {
+  test("cliDoctor() reports unknown config keys and wrong types as validate does: FILE:LINE: FIELD: MESSAGE", () => {
     const s = setup();
     install(s);
     writeFileSync(
@@ -172,8 +219,19 @@ describe("cliDoctor()", { skip: !POSIX }, () => {
     );
     const r = doctor(["--no-latency"], s);
     const warns = lines(r.report, "config", "warn");
-    assert.ok(warns.some((w) => w.includes("rehydrate.json#/budget/maxChars: ")), warns.join("\n"));
-    assert.ok(warns.some((w) => w.includes("rehydrate.json#/colour: ")), warns.join("\n"));
+    assert.ok(
+      warns.some((w) => w.endsWith("rehydrate.json:1: budget.maxChars: Expected integer, got string")),
+      warns.join("\n"),
+    );
+    assert.ok(warns.some((w) => w.endsWith("rehydrate.json:1: colour: Unknown key colour")), warns.join("\n"));
+    // The same lines from rehydrate validate, for the same file.
+    let out = "";
+    cliValidate([join(s.project, ".claude", "rehydrate.json")], { out: (t) => void (out += t), err() {} }, {
+      cwd: s.project,
+      homeDir: s.home,
+      env: s.env,
+    });
+    assert.deepEqual(out.trim().split("\n").sort(), warns.filter((w) => w.includes("rehydrate.json:")).sort());
     writeFileSync(join(s.project, ".claude", "rehydrate.json"), "{ nope");
     const bad = doctor(["--no-latency"], s);
     assert.equal(bad.code, 1);

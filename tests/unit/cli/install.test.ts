@@ -109,7 +109,7 @@ describe("hooksFor()", () => {
     assert.deepEqual(hooksFor([]).filter((s) => s.async), [checkpoint], "only the checkpoint runs in the background");
   });
 
-  test("hooksFor() adds the enforcement for dispatch and for projects with reread.enforce true", () => {
+  test("hooksFor() adds the enforcement for dispatch and for reread.enforce true in any repository", () => {
     assert.deepEqual(hooksFor(["dispatch"]).map((s) => `${s.event}:${s.matcher ?? ""}`), [
       "PreCompact:manual|auto",
       "SessionStart:startup|resume|clear|compact|fork",
@@ -119,7 +119,8 @@ describe("hooksFor()", () => {
       "Stop:",
       "Stop:",
     ]);
-    assert.deepEqual(hooksFor(["projects"], { enforceReread: true }).map((s) => `${s.event}:${s.hook}`), [
+    assert.deepEqual(hooksFor(["projects"], { enforceReread: true }), hooksFor([], { enforceReread: true }));
+    assert.deepEqual(hooksFor([], { enforceReread: true }).map((s) => `${s.event}:${s.hook}`), [
       "PreCompact:pre-compact",
       "SessionStart:session-start",
       "UserPromptSubmit:user-prompt-submit",

@@ -102,7 +102,8 @@ describe("guarded commands", () => {
         "dispatch",
       ],
     );
-    assert.deepEqual(workflowsOf([{ hook: "pre-tool-use", matcher: "*" }, { hook: "stop" }]), ["projects"]);
+    // PreToolUse and Stop alone come from reread.enforce, which the config says again at each install.
+    assert.deepEqual(workflowsOf([{ hook: "pre-tool-use", matcher: "*" }, { hook: "stop" }]), []);
     assert.deepEqual(
       workflowsOf([{ hook: "post-tool-use", matcher: "Write|Edit|MultiEdit|Skill" }, { hook: "stop" }]),
       ["orchestration", "dispatch"],
@@ -227,10 +228,11 @@ describe("cliInstall() scopes", () => {
     assert.ok(!readFileSync(file, "utf8").includes(s.root));
   });
 
-  test("a reinstall without --workflows keeps the workflows installed before; --workflows replaces them", () => {
+  test("a reinstall without --workflows keeps the workflows installed before; --workflows replaces them, the config's hooks stay", () => {
     const s = setup();
     mkdirSync(join(s.project, ".claude"));
-    writeFileSync(join(s.project, ".claude", "rehydrate.json"), JSON.stringify({ reread: { enforce: true } }));
+    const config = join(s.project, ".claude", "rehydrate.json");
+    writeFileSync(config, JSON.stringify({ reread: { enforce: true } }));
     assert.equal(
       cliInstall(["--command", s.binary, "--workflows", "projects,orchestration"], collector().io, s.env),
       0,
@@ -241,11 +243,17 @@ describe("cliInstall() scopes", () => {
     assert.deepEqual(hooks(), all);
     const again = collector();
     assert.equal(cliInstall(["--command", s.binary], again.io, { ...s.env, now: at(8) }), 0, again.err());
-    assert.match(again.out(), /projects \(installed before; --workflows replaces the list\)/);
+    assert.match(again.out(), /orchestration \(installed before; --workflows replaces the list\)/);
+    assert.match(
+      again.out(),
+      /^Hooks the config asks for: PreToolUse, Stop \(re-read\) \(reread\.enforce: true in .*rehydrate\.json\)$/m,
+    );
     assert.match(again.out(), /Already installed/);
     assert.deepEqual(hooks(), all);
-    assert.equal(cliInstall(["--command", s.binary, "--workflows", "orchestration"], collector().io, s.env), 0);
-    assert.deepEqual(hooks(), ["PostCompact", "PostToolUse", "PreCompact", "SessionStart", "Stop", "UserPromptSubmit"]);
+    // reread.enforce: true keeps PreToolUse and Stop whatever --workflows says.
+    assert.equal(cliInstall(["--command", s.binary, "--workflows", "none"], collector().io, s.env), 0);
+    assert.deepEqual(hooks(), ["PreCompact", "PreToolUse", "SessionStart", "Stop", "UserPromptSubmit"]);
+    writeFileSync(config, JSON.stringify({ reread: { enforce: "auto" } }));
     assert.equal(
       cliInstall(["--command", s.binary, "--workflows", "none"], collector().io, { ...s.env, now: at(9) }),
       0,

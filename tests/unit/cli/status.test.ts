@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliStatus, type StatusReport } from "../../../lib/cli/status.ts";
 import { sanitizeProjectPath } from "../../../lib/cli/_doctor_files.ts";
+import { writeRestoreRecord } from "../../../lib/delivery/restore_record.ts";
 
 const FIX = join(import.meta.dirname!, "..", "..", "fixtures");
 const SESSION = "7da37d46-8061-4f75-801e-26383afad198";
@@ -70,6 +71,66 @@ describe("cliStatus()", () => {
     assert.deepEqual(report.pendingMarkers, []);
     assert.equal(report.latestSession, null);
     assert.equal(report.nextCompaction, null);
+  });
+
+  test("cliStatus() says rehydrate is off, and which config file turned it off", () => {
+    const s = setup();
+    assert.equal((JSON.parse(status(s).out) as StatusReport).enabled, true);
+    mkdirSync(join(s.project, ".claude"));
+    const file = join(s.project, ".claude", "rehydrate.json");
+    writeFileSync(file, JSON.stringify({ enabled: false }));
+    const report: StatusReport = JSON.parse(status(s).out);
+    assert.equal(report.enabled, false);
+    assert.equal(report.offBy, file);
+    assert.match(
+      status(s, []).out,
+      new RegExp(`^rehydrate is off: "enabled": false in ${file.replace(/[.]/g, "\\.")};`, "m"),
+    );
+  });
+
+  test("cliStatus() lists the project's last compactions and --last prints the exact text the model got", () => {
+    const s = setup();
+    assert.match(status(s, []).out, /^Last compactions: none of this project on record yet$/m);
+    assert.match(status(s, ["--last"]).out, /^No compaction of .* on record yet/);
+    assert.doesNotMatch(status(s, []).out, /Last detection/, "no project workspace: no detection to speak of");
+    const text = '<session-context source="rehydrate">\n<request latest="true">go</request>\n</session-context>';
+    const part = (by: "session-start" | "user-prompt-submit", t: string, summary: string) => ({
+      by,
+      at: "2026-11-25T15:55:20.000Z",
+      chars: t.length,
+      elements: [],
+      summary,
+      text: t,
+    });
+    const base = {
+      schema_version: 1 as const,
+      project_dir: s.project,
+      session_id: SESSION,
+      compacted_at: "2026-11-25T15:55:14.181Z",
+      follow_up: null,
+    };
+    writeRestoreRecord(s.state, { ...base, compaction_id: "a1", trigger: "auto", delivered: null });
+    writeRestoreRecord(s.state, {
+      ...base,
+      compaction_id: "a2",
+      trigger: "manual",
+      delivered: part("session-start", text, "your latest request"),
+      follow_up: part("user-prompt-submit", "<gaps/>", "1 open task"),
+    });
+    const out = status(s, []).out;
+    assert.match(out, /^Last compactions \(newest first; rehydrate status --last prints what the model got\):$/m);
+    assert.match(
+      out,
+      /^ {2}2026-11-25 15:55:14 UTC manual: \d+ characters by SessionStart: your latest request; then 7 characters at the next prompt: 1 open task$/m,
+    );
+    assert.match(out, /^ {2}2026-11-25 15:55:14 UTC auto: not delivered$/m);
+    assert.equal(status(s, ["--last"]).out, `${text}\n\n<gaps/>\n`);
+    const report: StatusReport = JSON.parse(status(s).out);
+    assert.deepEqual(report.compactions.map((c) => [c.compactionId, c.delivered?.chars ?? null]), [
+      ["a2", text.length],
+      ["a1", null],
+    ]);
+    assert.ok(!("text" in (report.compactions[0].delivered ?? {})), "the texts stay out of the listing");
   });
 
   test("cliStatus() reports the last detection, unacknowledged checkpoints and waiting re-read markers", () => {
@@ -242,7 +303,10 @@ describe("cliStatus()", () => {
       ["shared", 0, null],
       ["user", 0, null],
     ]);
-    assert.match(status(s, []).out, /^Hooks: not registered; rehydrate install registers them$/m);
+    assert.match(
+      status(s, []).out,
+      /^Hooks: not registered in .*settings\.local\.json, .*settings\.json, .*settings\.json; rehydrate install registers them$/m,
+    );
     mkdirSync(join(s.project, ".claude"), { recursive: true });
     const entry = (command: string) => [{ hooks: [{ type: "command", command, timeout: 10 }] }];
     writeFileSync(

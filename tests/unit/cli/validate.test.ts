@@ -11,7 +11,10 @@ const ROOT = join(HERE, "..", "..");
 const M = join(HERE, "..", "fixtures", "workspace", "manifests");
 const S = join(HERE, "..", "fixtures", "workspace", "states");
 
-function runValidate(args: string[], options: { cwd?: string } = {}): { code: number; out: string[]; err: string } {
+function runValidate(
+  args: string[],
+  options: { cwd?: string; homeDir?: string; env?: Record<string, string> } = {},
+): { code: number; out: string[]; err: string } {
   let out = "";
   let err = "";
   const code = cliValidate(args, { out: (t) => void (out += t), err: (t) => void (err += t) }, options);
@@ -103,6 +106,19 @@ describe("cliValidate()", () => {
     assert.equal(runValidate(["--kind", "session_record", join(S, "unknown.json")]).code, 1);
   });
 
+  test("cliValidate() says the same bad value of several items once, and reads a project's config as the hooks do", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rehydrate-validate-config-"));
+    mkdirSync(join(dir, ".claude"));
+    const file = join(dir, ".claude", "rehydrate.json");
+    writeFileSync(file, '{\n  "session": {\n    "fillWarnings": [55, 65, 75]\n  },\n  "stateDir": "/tmp/x"\n}\n');
+    const r = runValidate([file], { cwd: dir });
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.out, [
+      `${file}:3: session.fillWarnings: Must be at most 1 (items 0, 1 and 2): write fractions, 0.55 for 55 %`,
+      `${file}:5: stateDir: stateDir is only read from the user's ~/.claude/rehydrate.json; a project's config cannot set it`,
+    ]);
+  });
+
   test("cliValidate() reports JSON syntax errors and unreadable files", () => {
     const broken = runValidate([join(S, "broken.json")]);
     assert.equal(broken.code, 1);
@@ -112,11 +128,31 @@ describe("cliValidate()", () => {
     assert.match(missing.out[0], /nope\.json:0: \(root\): Cannot read the file: ENOENT/);
   });
 
+  test("cliValidate() without a file checks the project's own files, found from a subdirectory", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rehydrate-validate-project-"));
+    const home = join(dir, "home");
+    const project = join(dir, "repo");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    mkdirSync(join(project, "src"));
+    mkdirSync(home);
+    const env = { HOME: home };
+    const bare = runValidate([], { cwd: join(project, "src"), homeDir: home, env });
+    assert.equal(bare.code, 0);
+    assert.match(bare.out.join("\n"), /^Nothing to check in .*repo: no rehydrate\.json/m);
+    writeFileSync(join(project, ".claude", "rehydrate.json"), '{"session": {"fillWarnings": [55]}}');
+    const r = runValidate([], { cwd: join(project, "src"), homeDir: home, env });
+    assert.equal(r.code, 1);
+    assert.equal(r.out[0], `Project: ${project} (the nearest folder above ${join(project, "src")} with .claude)`);
+    assert.match(
+      r.out[1],
+      /rehydrate\.json:1: session\.fillWarnings\[0\]: Must be at most 1: write fractions, 0\.55 for 55 %$/,
+    );
+  });
+
   test("cliValidate() has help with examples and refuses bad usage with exit 2", () => {
     const help = runValidate(["--help"]);
     assert.equal(help.code, 0);
     assert.ok(help.out.some((l) => l.includes("Examples:")));
-    assert.equal(runValidate([]).code, 2);
     assert.equal(runValidate(["--kind", "nope", "x.json"]).code, 2);
     assert.equal(runValidate(["--frobnicate"]).code, 2);
   });

@@ -27,8 +27,10 @@ const DECISIONS: Record<string, "user" | "path" | "project"> = {
   "budget.maxChars": "project", // bounded 500..10000
   "budget.fileMaxChars": "project", // bounded 0..10000
   "transcript.scanBudgetBytes": "user", // the user's transcript and CPU: up to 256 MiB per hook
+  "enabled": "project", // only turns rehydrate off
   "session.enabled": "project", // only turns our own output off
   "session.userRequests": "project", // bounded 0..10; fewer or more of the user's own words
+  "session.restoreMessage": "project", // a line for the user only, never the model
   "session.fillWarnings": "project", // W10's lesson: floor 0.5, at most 5, each once per crossing
   "projects.enabled": "project",
   "projects.root": "path",

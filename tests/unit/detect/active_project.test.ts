@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { detectActiveProject } from "../../../lib/detect/active_project.ts";
 import { scanTranscript } from "../../../lib/transcript/scan_transcript.ts";
@@ -287,7 +287,7 @@ describe("cliDetect()", () => {
 
   test("fails with a line and a hint for a bad or missing flag (exit 2), one line for a missing file (exit 1)", () => {
     for (
-      const [args, code] of [[["--bogus"], 2], [[], 2], [["-t", join(DIR, "nope.jsonl")], 1], [[
+      const [args, code] of [[["--bogus"], 2], [["-t", ""], 2], [["-t", join(DIR, "nope.jsonl")], 1], [[
         "-t",
         join(DIR, "no_project.jsonl"),
         "-p",
@@ -300,6 +300,32 @@ describe("cliDetect()", () => {
       assert.equal(r.err.split("\n").length, code === 2 ? 3 : 2, r.err);
       assert.match(r.err, /^rehydrate detect: [a-z]/);
     }
+  });
+
+  test("without --transcript reads the newest session of the project found from a subdirectory", () => {
+    const root = mkdtempSync(join(tmpdir(), "rehydrate-detect-"));
+    const home = join(root, "home");
+    const project = join(root, "repo");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    mkdirSync(join(project, "src"));
+    const io = { out: "", err: "" };
+    const call = () => {
+      io.out = "";
+      io.err = "";
+      return cliDetect([], { out: (t) => void (io.out += t), err: (t) => void (io.err += t) }, {
+        cwd: join(project, "src"),
+        homeDir: home,
+        env: { HOME: home },
+      });
+    };
+    assert.equal(call(), 1);
+    assert.match(io.err, /^rehydrate detect: no transcript in .*; pass --transcript FILE\n$/);
+    const dir = join(home, ".claude", "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(DIR, "no_project.jsonl"), join(dir, "s1.jsonl"));
+    assert.equal(call(), 0, io.err);
+    assert.ok(io.out.startsWith(`Transcript: ${join(dir, "s1.jsonl")} (the newest session of ${project})\n`));
+    assert.match(io.out, /^Active project: none detected$/m);
   });
 
   test("prints help with examples", () => {

@@ -120,3 +120,36 @@ describe("session.userRequests", () => {
     assert.equal(w.snapshot().user_requests.length, 2);
   });
 });
+
+describe("session.restoreMessage", () => {
+  test("by default SessionStart(compact) shows the user one line on what came back, and records the delivery", async () => {
+    const w = world(undefined);
+    await w.preCompact();
+    const reply = JSON.parse((await w.sessionStart()).stdout);
+    assert.match(reply.systemMessage, /^rehydrate: restored your latest request/);
+    assert.ok(!reply.systemMessage.includes("\n"));
+    assert.ok(!reply.hookSpecificOutput.additionalContext.includes(reply.systemMessage), "the model does not get it");
+  });
+
+  test("false: no line for the user; the model gets the same context", async () => {
+    const on = world(undefined);
+    await on.preCompact();
+    const withLine = JSON.parse((await on.sessionStart()).stdout);
+    const w = world({ session: { restoreMessage: false } });
+    await w.preCompact();
+    const reply = JSON.parse((await w.sessionStart()).stdout);
+    assert.equal(reply.systemMessage, undefined);
+    assert.equal(
+      reply.hookSpecificOutput.additionalContext.replace(/ (mark|saved-at)="[^"]+"/g, ""),
+      withLine.hookSpecificOutput.additionalContext.replace(/ (mark|saved-at)="[^"]+"/g, ""),
+    );
+  });
+
+  test("a re-delivery by the next prompt shows the line too", async () => {
+    const w = world(undefined);
+    await w.preCompact();
+    const reply = JSON.parse((await w.prompt()).stdout);
+    assert.match(reply.systemMessage, /^rehydrate: restored /);
+    assert.doesNotMatch(reply.systemMessage, /next prompt/);
+  });
+});

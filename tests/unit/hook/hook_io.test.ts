@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStdin } from "../../../lib/hook/read_stdin.ts";
@@ -189,5 +189,29 @@ describe("handleHook()", () => {
       { env: e },
     );
     assert.throws(() => readFileSync(join(e.REHYDRATE_STATE_DIR, "debug.log")));
+  });
+
+  test("handleHook() runs no handler, prints nothing and writes nothing when the project's config says enabled: false", () => {
+    const project = tmp();
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ enabled: false }));
+    const e = { ...env(), CLAUDE_PROJECT_DIR: project, REHYDRATE_DEBUG: "1", HOME: tmp() };
+    let ran = false;
+    const out = handleHook(
+      "Stop",
+      (ctx) => {
+        ran = true;
+        ctx.log("ran");
+        return { stdout: "x" };
+      },
+      STOP,
+      { env: e, homeDir: e.HOME },
+    );
+    assert.equal(ran, false);
+    assert.deepEqual(out, { stdout: "", exitCode: 0 });
+    assert.equal(existsSync(e.REHYDRATE_STATE_DIR), false, "not even the state directory is created");
+    writeFileSync(join(project, ".claude", "rehydrate.json"), JSON.stringify({ enabled: true }));
+    handleHook("Stop", () => (ran = true, null), STOP, { env: e, homeDir: e.HOME });
+    assert.equal(ran, true);
   });
 });

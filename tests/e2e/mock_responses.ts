@@ -17,8 +17,10 @@
  * `[mock:<id>]` for `<log dir>/mock-scripts/<id>.json`. Only the turn's own prompt counts: the
  * newest message the user typed (a `role: "user"` message that is not one of the client's
  * `<environment_context>`-style blocks or the compaction's summary). The reply to a request is
- * step k, where k counts the model's outputs (tool calls and assistant messages) after that
- * prompt; past the end, or without a script, the reply is a short text. Steps:
+ * step k, where k counts the requests already answered for that prompt: the mock keeps that count
+ * (mock_api.ts counts the outputs in the request instead, but Codex keeps the user's messages
+ * through a compaction and drops the outputs after them, so a prompt would start its script
+ * again). Past the end, or without a script, the reply is a short text. Steps:
  *
  * - `{"call": "exec_command", "arguments": {"cmd": "npm test"}}`: a `function_call` (Codex runs it;
  *   `update_plan` and any other function tool the same way)
@@ -104,6 +106,8 @@ function estimateTokens(raw: string): number {
 }
 
 let counter = 0;
+/** Requests answered per scripted prompt (its text): the next one gets the next step. */
+const served = new Map<string, number>();
 function nextId(prefix: string): string {
   return `${prefix}_mock_${String(++counter).padStart(4, "0")}_${Date.now().toString(36)}`;
 }
@@ -139,14 +143,12 @@ export function decideResponsesReply(
   }
   let promptIndex = -1;
   for (let i = input.length - 1; i >= 0 && promptIndex < 0; i--) if (isTyped(input[i])) promptIndex = i;
-  const steps = promptIndex < 0 ? null : parseScript(texts(input[promptIndex]).join("\n"), scriptsDir);
+  const prompt = promptIndex < 0 ? "" : texts(input[promptIndex]).join("\n");
+  const steps = prompt === "" ? null : parseScript(prompt, scriptsDir);
   let step: ResponsesStep | null = null;
   if (steps !== null) {
-    let k = 0;
-    for (let i = promptIndex + 1; i < input.length; i++) {
-      const t = input[i].type;
-      if (t === "function_call" || t === "custom_tool_call" || (t === "message" && input[i].role === "assistant")) k++;
-    }
+    const k = served.get(prompt) ?? 0;
+    served.set(prompt, k + 1);
     step = steps[k] ?? null;
   }
   const tokens = step?.usage ?? estimated;

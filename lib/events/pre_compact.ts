@@ -12,6 +12,7 @@ import type { orchestrationPreCompact } from "../orchestration/checkpoint.ts";
 import type { roleRereadItems } from "../dispatch/role_items.ts";
 import { sessionPreCompact } from "../session/pre_compact.ts";
 import { sweepSessionSnapshots } from "../session/snapshot_file.ts";
+import { codexPreCompact } from "./codex_pre_compact.ts";
 
 /** What PreCompact prints at most: the summarizer reads it with its own instructions. */
 const PRECOMPACT_MAX_CHARS = 2500;
@@ -36,7 +37,7 @@ export interface PreCompactWorkflows {
  * record. The reply is plain text (Claude Code appends it to the summarizer's instructions),
  * never JSON, and never exit 2: a block would stop the user's compaction. `workflows` is called
  * only when a workflow's layout or a dispatch role is there; a failure to load them fails that
- * part open, as any error of a workflow does.
+ * part open, as any error of a workflow does. Under the Codex CLI, `codexPreCompact` instead.
  *
  * @example
  * ```ts
@@ -45,6 +46,7 @@ export interface PreCompactWorkflows {
  * ```
  */
 export const preCompactHandler = (workflows: () => PreCompactWorkflows): HookHandler<"PreCompact"> => (ctx) => {
+  if (ctx.host === "codex") return codexPreCompact(ctx);
   const compactionId = newCompactionId(ctx.now);
   const instructions: string[] = [];
   let extra: RereadExtraFiles | undefined;

@@ -14,6 +14,7 @@ import { sessionContext } from "../session/session_start.ts";
 import { replayedNexusContext } from "../projects/replayed_context.ts";
 import { sweepStaleFiles } from "../state/sweep_stale_files.ts";
 import { join } from "../node/path.ts";
+import { codexSessionStart } from "./codex_session_start.ts";
 
 const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
 /** Parallel runs of one event finish within this; two compactions are never this close. */
@@ -41,12 +42,15 @@ const SESSION_SHARE = 3000;
  * - `startup` / `clear`: the project's startup context and an orchestration run's resumption
  *   prompt when it has an unacknowledged checkpoint; `clear` never resumes a project.
  *
+ * Under the Codex CLI, `codexSessionStart` instead.
+ *
  * @example
  * ```ts
  * runHook("SessionStart", sessionStartHook);
  * ```
  */
 export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
+  if (ctx.host === "codex") return codexSessionStart(ctx);
   const input = ctx.input;
   const source = typeof input.source === "string" && SOURCES.has(input.source) ? input.source : "startup";
   guard(ctx, "session record", () =>

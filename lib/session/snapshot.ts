@@ -73,6 +73,8 @@ export interface SessionSnapshot {
   built_by: SnapshotBuiltBy;
   /** The PreCompact trigger, when it was one of the two known values. */
   trigger?: "manual" | "auto";
+  /** The client whose transcript it was read from, when not Claude Code (`lib/session/codex_snapshot.ts`). */
+  host?: "codex";
   /** The hook's working directory: paths inside it are relative. */
   cwd?: string;
   transcript: SnapshotTranscript;

@@ -70,8 +70,11 @@ try {
   mkdirSync(work, { recursive: true });
   writeFileSync(join(work, "hook.cjs"), HOOK);
   const repo = e.workspace(join(ROOT, "examples", "everyday"), { name: "demo-proj", install: false });
+  // The command names no path of this run (the environment does): the trust hashes the client
+  // writes for it can be computed again from the fixture (tests/unit/cli/codex_install.test.ts).
+  e.extraEnv = { REHYDRATE_CAPTURE_HOOK: join(work, "hook.cjs"), REHYDRATE_CAPTURE_DIR: work };
   const hooks = Object.fromEntries(EVENTS.map((name) => [name, [{
-    hooks: [{ type: "command", command: `node ${join(work, "hook.cjs")} ${work}`, timeout: 30 }],
+    hooks: [{ type: "command", command: 'node "$REHYDRATE_CAPTURE_HOOK" "$REHYDRATE_CAPTURE_DIR"', timeout: 30 }],
   }]]));
   writeFileSync(join(e.codexHome, "hooks.json"), JSON.stringify({ hooks }, null, 2) + "\n");
   // The client's own review: "Hooks need review", then "Trust all and continue" writes a

@@ -46,6 +46,8 @@ export class CodexE2e extends E2e {
   readonly codexHome: string;
   private trusted: string[] = [];
   private extraConfig = "";
+  /** More environment for every run of the client (and so for its hooks). */
+  extraEnv: Record<string, string> = {};
 
   private constructor(scenario: string) {
     super(scenario, CODEX);
@@ -120,6 +122,7 @@ ${projects}`;
       XDG_CACHE_HOME: join(this.home, ".cache"),
       REHYDRATE_DEBUG: "1",
       REHYDRATE_STATE_DIR: this.state,
+      ...this.extraEnv,
       ...extra,
     };
   }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 export const CODEX_FIXTURES = join(import.meta.dirname!, "..", "..", "fixtures", "codex-0.171.0");
 export const EVERYDAY = join(import.meta.dirname!, "..", "..", "..", "examples", "everyday");
 /** The thread of the capture. */
-export const THREAD = "01a222b7-02a1-7eb0-b0d0-ab44ec13a0d2";
+export const THREAD = "01a222c4-6243-7060-8f21-44b920cd762f";
 const CAPTURED_PROJECT = "/home/dev/work/demo-proj";
 
 /** A copy of the capture in a temporary directory. */

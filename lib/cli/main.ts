@@ -28,7 +28,7 @@ export type CliVerb = (args: string[], io: CliIo) => number | Promise<number>;
 // stop` dearer (bench/README.md, "The multicall binary"). The hooks are not here:
 // hooks/rehydrate.ts runs them.
 const VERBS: Record<string, { summary: string; run: CliVerb }> = {
-  install: { summary: "register the hooks in Claude Code's settings", run: cliInstall },
+  install: { summary: "register the hooks in Claude Code's settings (Codex's: --agent codex)", run: cliInstall },
   uninstall: { summary: "remove the hooks install added", run: cliUninstall },
   doctor: { summary: "check the installation, config, state and hook latency", run: cliDoctor },
   status: { summary: "what rehydrate knows about this project right now", run: cliStatus },

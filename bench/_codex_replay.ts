@@ -19,7 +19,6 @@
  *
  * @module
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -120,49 +119,50 @@ export function codexSessions(file: string): CodexSession[] {
   }));
 }
 
-/** Runs one hook of the binary for Codex and returns the `additionalContext` it printed. */
-function hook(bin: string, name: string, input: Json, env: Record<string, string>): string {
-  const p = spawnSync(bin, [name, "--agent", "codex"], {
-    input: JSON.stringify(input),
-    env,
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  if (p.error) throw new Error(`Cannot run ${bin} ${name}: ${p.error.message}`);
-  try {
-    const h = obj(obj(JSON.parse(p.stdout ?? "")).hookSpecificOutput);
-    return typeof h.additionalContext === "string" ? h.additionalContext : "";
-  } catch {
-    return "";
-  }
-}
-
 /**
- * Replays one compaction through `bin` in Codex's order (see the module's note) and returns what
- * SessionStart(compact) injected.
+ * Replays one compaction in Codex's order (see the module's note) through `hook`, which runs one
+ * hook of the binary with `--agent codex` and returns the `additionalContext` it printed, and
+ * returns what SessionStart(compact) injected.
  *
  * @example
  * ```ts
- * const ctx = replayCodex("dist/rehydrate", codexSessions(file)[0]);
+ * const ctx = replayCodex(codexSessions(file)[0], (name, input, env) => runHook("dist/rehydrate", name, input, env));
  * ```
  */
-export function replayCodex(bin: string, s: CodexSession): string {
+export function replayCodex(
+  s: CodexSession,
+  hook: (name: string, input: Json, env: Record<string, string>) => string,
+): string {
   const tmp = mkdtempSync(join(tmpdir(), "tmppq"));
   try {
     const path = join(tmp, `rollout-2026-01-01T00-00-00-${s.sessionId}.jsonl`);
     writeFileSync(path, s.before.join(""));
-    const env = {
-      PATH: "/usr/bin:/bin",
-      HOME: join(tmp, "home"),
-      LANG: "C.UTF-8",
-      REHYDRATE_STATE_DIR: join(tmp, "state"),
-    };
-    mkdirSync(env.HOME, { recursive: true });
+    const env = replayEnv(tmp);
     const base = { session_id: s.sessionId, transcript_path: path, cwd: s.cwd, model: "gpt-5.5" };
-    hook(bin, "pre-compact", { ...base, hook_event_name: "PreCompact", turn_id: "t", trigger: "auto" }, env);
+    hook("pre-compact", { ...base, hook_event_name: "PreCompact", turn_id: "t", trigger: "auto" }, env);
     writeFileSync(path, s.compacted, { flag: "a" });
-    return hook(bin, "session-start", { ...base, hook_event_name: "SessionStart", source: "compact" }, env);
+    return hook("session-start", { ...base, hook_event_name: "SessionStart", source: "compact" }, env);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The environment a replay's hooks run in: a fresh HOME (made) and state directory inside `tmp`,
+ * a PATH of the system's folders, a UTF-8 locale.
+ *
+ * @example
+ * ```ts
+ * const env = replayEnv(mkdtempSync(join(tmpdir(), "tmppq")));
+ * ```
+ */
+export function replayEnv(tmp: string): Record<string, string> {
+  const env = {
+    PATH: "/usr/bin:/bin",
+    HOME: join(tmp, "home"),
+    LANG: "C.UTF-8",
+    REHYDRATE_STATE_DIR: join(tmp, "state"),
+  };
+  mkdirSync(env.HOME, { recursive: true });
+  return env;
 }

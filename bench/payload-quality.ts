@@ -77,7 +77,7 @@ import {
   wrongItems,
 } from "./_payload_quality_rules.ts";
 import { cpLength, cpSlice, padLeft, padRight, pyBasename, pyFixed, pyTruthy } from "./_py_text.ts";
-import { codexSessions, replayCodex } from "./_codex_replay.ts";
+import { codexSessions, replayCodex, replayEnv } from "./_codex_replay.ts";
 
 const ROOT = join(import.meta.dirname ?? ".", "..");
 const DEV_SET = join(ROOT, "tests", "fixtures", "detection-dev");
@@ -145,8 +145,14 @@ interface ReplayOptions {
 }
 
 /** Runs one hook the way the shared scorer does and returns what it injected. */
-function hook(bin: string, name: string, input: Record<string, unknown>, env: Record<string, string>): string {
-  const p = spawnSync(bin, [name], {
+function hook(
+  bin: string,
+  name: string,
+  input: Record<string, unknown>,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): string {
+  const p = spawnSync(bin, [name, ...args], {
     input: JSON.stringify(input),
     env,
     encoding: "utf8",
@@ -187,13 +193,7 @@ function replay(
   try {
     const tp = join(tmp, "cut.jsonl");
     writeFileSync(tp, rows.slice(0, cut).map((r) => r.line).join(""));
-    const env = {
-      PATH: "/usr/bin:/bin",
-      HOME: join(tmp, "home"),
-      LANG: "C.UTF-8",
-      REHYDRATE_STATE_DIR: join(tmp, "state"),
-    };
-    mkdirSync(env.HOME, { recursive: true });
+    const env = replayEnv(tmp);
     const base = { session_id: sid ?? null, transcript_path: tp, cwd: cwd ?? null };
     const run = (name: string, payload: Record<string, unknown>) => hook(bin, name, { ...base, ...payload }, env);
     run("pre-compact", { hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null });
@@ -582,15 +582,6 @@ function main(argv: readonly string[]): void {
   }
 }
 
-if ((import.meta as { main?: boolean }).main) {
-  try {
-    main(process.argv.slice(2));
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : String(e));
-    process.exitCode = 1;
-  }
-}
-
 /**
  * `--codex`: every compaction of the Codex rollouts (default: the captured ones) replayed in
  * Codex's order (bench/_codex_replay.ts) and scored with the shared rules against what the
@@ -608,7 +599,7 @@ function mainCodex(args: Args, argv: readonly string[]): void {
   const payloads: { name: string; payload: string }[] = [];
   for (const file of files) {
     for (const session of codexSessions(file)) {
-      const ctx = replayCodex(args.bin, session);
+      const ctx = replayCodex(session, (name, input, env) => hook(args.bin, name, input, env, ["--agent", "codex"]));
       const score = scoreSession({ rows: session.rows, cut: session.cut, ctx, summary: session.summary });
       scores.push(score);
       lines.push(sessionLine(session.name, score));
@@ -647,4 +638,13 @@ function mainCodex(args: Args, argv: readonly string[]): void {
     writeFileSync(args.out, md);
   }
   if (args.json) writeFileSync(args.json, JSON.stringify({ scores, payloads }, null, 2) + "\n");
+}
+
+if ((import.meta as { main?: boolean }).main) {
+  try {
+    main(process.argv.slice(2));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exitCode = 1;
+  }
 }

@@ -1,4 +1,5 @@
 import type { Buffer } from "node:buffer";
+import { parseRow } from "../transcript/lines.ts";
 
 /**
  * One line of a Codex rollout (`CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`), as
@@ -31,21 +32,10 @@ export interface RolloutRow {
  * ```
  */
 export function parseRolloutRow(line: Buffer | string): RolloutRow | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(typeof line === "string" ? line : line.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  const row = value as {
-    type?: unknown;
-    payload?: unknown;
-    timestamp?: unknown;
-    ordinal?: unknown;
-    metadata?: unknown;
-  };
-  if (typeof row.type !== "string") return undefined;
+  const row = parseRow(line) as
+    | { type?: unknown; payload?: unknown; timestamp?: unknown; ordinal?: unknown; metadata?: unknown }
+    | undefined;
+  if (row === undefined || typeof row.type !== "string") return undefined;
   if (row.payload === null || typeof row.payload !== "object" || Array.isArray(row.payload)) return undefined;
   const out: RolloutRow = { type: row.type, payload: row.payload as Record<string, unknown> };
   if (typeof row.timestamp === "string" && row.timestamp.length <= 64) out.timestamp = row.timestamp;

@@ -6,6 +6,7 @@ import { recordDelivery } from "../delivery/record.ts";
 import { CODEX_HOOK_MAX_BYTES, codexSessionContext } from "../session/codex_context.ts";
 import { fillWarning } from "../session/fill_warning.ts";
 import { guard } from "./_guard.ts";
+import { deliveryReply } from "./_start_delivery.ts";
 
 /**
  * UserPromptSubmit under the Codex CLI: when a compaction's context never arrived (SessionStart's
@@ -20,24 +21,17 @@ import { guard } from "./_guard.ts";
  * ```
  */
 export function codexUserPromptSubmit(ctx: HookContext<"UserPromptSubmit">): HookReply {
-  const config = ctx.config();
-  let context: string | null = null;
   const latest = guard(ctx, "delivery", () => latestCompaction(ctx));
   const pending = latest && guard(ctx, "delivery", () => pendingDelivery(ctx, { latest }));
   const claimed = pending &&
     guard(ctx, "delivery", () => recordDelivery(ctx, pending.compactionId, "user-prompt-submit"));
   if (claimed) {
-    context = config.session.enabled === false
+    const context = ctx.config().session.enabled === false
       ? null
       : guard(ctx, "session", () => codexSessionContext(ctx, { maxBytes: CODEX_HOOK_MAX_BYTES }));
-    ctx.log(
-      context
-        ? `delivery: compaction ${claimed} delivered by user-prompt-submit: ${context.length} characters`
-        : `delivery: compaction ${claimed} claimed by user-prompt-submit, nothing to print`,
-    );
-  } else {
-    context = guard(ctx, "fill warning", () => fillWarning(ctx));
+    return deliveryReply(ctx, claimed, "user-prompt-submit", context);
   }
+  const context = guard(ctx, "fill warning", () => fillWarning(ctx));
   if (!context) return null;
   return { json: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };
 }

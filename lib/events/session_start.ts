@@ -1,24 +1,15 @@
 import type { HookHandler } from "../hook/handle_hook.ts";
 import { dispatchSessionStart } from "../dispatch/session_start.ts";
-import { latestCompaction } from "../delivery/latest_compaction.ts";
-import { pendingDelivery } from "../delivery/pending.ts";
-import { recentlyDelivered } from "../delivery/recent.ts";
-import { recordDelivery } from "../delivery/record.ts";
-import { updateSessionRecord } from "../state/session_record.ts";
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
 import { guard, joinWithin } from "./_guard.ts";
+import { deliveryReply, startDelivery } from "./_start_delivery.ts";
 import { orchestrationSessionStart } from "../orchestration/session_start.ts";
 import { projectSessionStart } from "../projects/session_start.ts";
 import { sessionContext } from "../session/session_start.ts";
 import { replayedNexusContext } from "../projects/replayed_context.ts";
-import { sweepStaleFiles } from "../state/sweep_stale_files.ts";
-import { join } from "../node/path.ts";
 import { codexSessionStart } from "./codex_session_start.ts";
 
-const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
-/** Parallel runs of one event finish within this; two compactions are never this close. */
-const DUPLICATE_WINDOW_MS = 30_000;
 /**
  * Bytes of the transcript's end a resume reads for the resume injection rule: about 20 ms. Past
  * it, the replayed context (if any) is far back in a long session and nothing is injected.
@@ -51,42 +42,15 @@ const SESSION_SHARE = 3000;
  */
 export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
   if (ctx.host === "codex") return codexSessionStart(ctx);
-  const input = ctx.input;
-  const source = typeof input.source === "string" && SOURCES.has(input.source) ? input.source : "startup";
-  guard(ctx, "session record", () =>
-    updateSessionRecord(ctx.stateDir(), input.session_id, {
-      model: typeof input.model === "string" ? input.model : undefined,
-      source,
-      transcript_path: input.transcript_path,
-      cwd: input.cwd,
-    }, { now: ctx.now }));
-  // The per-session files no hook removes (the fill warning's level, the usual prompt's memo) would
-  // pile up: swept by age, a bounded number per start. Not after a compaction: PreCompact has just
-  // swept the rest, and the compact start is the one the user waits for.
-  if (source !== "compact") {
-    guard(ctx, "sweep", () => {
-      const dir = ctx.stateDir();
-      sweepStaleFiles([join(dir, "fill"), join(dir, "quiet")], { now: ctx.now });
-    });
+  const start = startDelivery(ctx);
+  const source = start.source;
+  if (start.kind === "replay") return resumeReplay(ctx, source);
+  if (start.kind === "recent") {
+    ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
+    return null;
   }
-
-  let claimed: string | null = null;
-  if (source === "compact" || source === "resume" || source === "fork") {
-    // The compaction record is read once for both questions; recordDelivery reads it again after
-    // its claim, on purpose (a PreCompact may have replaced it in between).
-    const latest = guard(ctx, "delivery", () => latestCompaction(ctx));
-    const pending = latest && guard(ctx, "delivery", () => pendingDelivery(ctx, { latest }));
-    if (source !== "compact" && !pending) return resumeReplay(ctx, source);
-    if (!pending && latest && guard(ctx, "delivery", () => recentlyDelivered(ctx, DUPLICATE_WINDOW_MS, { latest }))) {
-      ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
-      return null;
-    }
-    claimed = guard(ctx, "delivery", () => recordDelivery(ctx, pending?.compactionId ?? null, "session-start"));
-    if (claimed === null) {
-      ctx.log(`${source}: this compaction's context was delivered already`);
-      return null;
-    }
-  }
+  if (start.kind === "delivered") return null;
+  const claimed = start.kind === "claimed" ? start.id : null;
 
   const config = ctx.config();
   const maxChars = Math.min(config.budget.maxChars, 10_000);
@@ -114,14 +78,7 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
     : null;
   if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
   const context = joinWithin([session, dispatch, orchestration, project?.additionalContext], maxChars);
-  // recordDelivery logged the claim; "delivered" only once something is printed.
-  if (claimed !== null) {
-    ctx.log(
-      context
-        ? `delivery: compaction ${claimed} delivered by session-start: ${context.length} characters`
-        : `delivery: compaction ${claimed} claimed by session-start, nothing to print`,
-    );
-  }
+  if (claimed !== null) return deliveryReply(ctx, claimed, "session-start", context);
   if (!context) return null;
   return { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
 };

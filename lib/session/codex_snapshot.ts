@@ -2,11 +2,13 @@ import type { TranscriptRow } from "../transcript/transcript_row.ts";
 import type { ReverseLinesStats } from "../transcript/lines.ts";
 import { rolloutRows } from "../codex/rollout_rows.ts";
 import { type FileChange, type RolloutItem, rolloutItems } from "../codex/rollout_items.ts";
+import type { RolloutRow } from "../codex/rollout_row.ts";
 import { redact } from "../redact/redact.ts";
 import { cutText } from "../redact/quote_line.ts";
 import { hasControl } from "./_text.ts";
 import { safeFilePath } from "./_paths.ts";
 import { type GitBranch, gitBranch } from "./git_branch.ts";
+import { clamp, safeGit } from "./_snapshot_parts.ts";
 import type { EditedFile } from "./edited_files.ts";
 import type { SessionTask } from "./tasks.ts";
 import { userRequestTracker } from "./user_requests.ts";
@@ -93,24 +95,15 @@ export function buildCodexSnapshot(rolloutPath: string, options: BuildCodexSnaps
   let plan: { steps: SessionTask[]; omitted: number } | undefined;
   let mark: CodexSnapshotMark | undefined;
   let newestCwd: string | undefined;
-  let skipping = options.beforeCompaction === true;
 
   const stats: ReverseLinesStats = { bytesRead: 0, reachedStart: false };
-  const rows = rolloutRows(rolloutPath, { budgetBytes: options.budgetBytes, stats });
-  try {
-    for (let row = rows.next(); row !== undefined; row = rows.next()) {
-      const items = rolloutItems(row);
-      if (skipping) {
-        if (items.some((i) => i.kind === "compacted")) skipping = false;
-        continue;
-      }
-      for (const item of items) {
-        if (mark === undefined && isActivity(item)) mark = markOf(row.ordinal, row.timestamp);
-        feed(item, row.timestamp);
-      }
+  for (
+    const { row, items } of sessionRows(rolloutPath, options.beforeCompaction === true, options.budgetBytes, stats)
+  ) {
+    for (const item of items) {
+      if (mark === undefined && isActivity(item)) mark = markOf(row.ordinal, row.timestamp);
+      feed(item, row.timestamp);
     }
-  } finally {
-    rows.close();
   }
 
   function feed(item: RolloutItem, timestamp: string | undefined): void {
@@ -247,8 +240,24 @@ export function codexSnapshotMark(
   rolloutPath: string,
   options: { beforeCompaction?: boolean; budgetBytes?: number } = {},
 ): CodexSnapshotMark {
-  let skipping = options.beforeCompaction === true;
-  const rows = rolloutRows(rolloutPath, { budgetBytes: options.budgetBytes });
+  for (const { row, items } of sessionRows(rolloutPath, options.beforeCompaction === true, options.budgetBytes)) {
+    if (items.some(isActivity)) return markOf(row.ordinal, row.timestamp);
+  }
+  return {};
+}
+
+/**
+ * The rollout's rows newest first with their items; with `beforeCompaction`, only those older
+ * than the newest `compacted` row (the ones after it are the compacted context's).
+ */
+function* sessionRows(
+  path: string,
+  beforeCompaction: boolean,
+  budgetBytes: number | undefined,
+  stats?: ReverseLinesStats,
+): Generator<{ row: RolloutRow; items: RolloutItem[] }> {
+  let skipping = beforeCompaction;
+  const rows = rolloutRows(path, { budgetBytes, stats });
   try {
     for (let row = rows.next(); row !== undefined; row = rows.next()) {
       const items = rolloutItems(row);
@@ -256,12 +265,11 @@ export function codexSnapshotMark(
         if (items.some((i) => i.kind === "compacted")) skipping = false;
         continue;
       }
-      if (items.some(isActivity)) return markOf(row.ordinal, row.timestamp);
+      yield { row, items };
     }
   } finally {
     rows.close();
   }
-  return {};
 }
 
 function isActivity(item: RolloutItem): boolean {
@@ -295,15 +303,4 @@ function planTasks(
   const open = all.filter((t) => t.status !== "completed");
   const keep = new Set([...open, ...all.filter((t) => t.status === "completed")].slice(0, max));
   return { steps: all.filter((t) => keep.has(t)), omitted: all.length - keep.size };
-}
-
-/** The branch as a snapshot keeps it: redacted, within the schema's 255 characters. */
-function safeGit(git: GitBranch | null): GitBranch | null {
-  if (git === null || !("branch" in git)) return git;
-  const branch = cutText(redact(git.branch), 255);
-  return branch === "" ? null : { branch };
-}
-
-function clamp(value: number | undefined, fallback: number, max: number): number {
-  return typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.min(max, Math.floor(value))) : fallback;
 }

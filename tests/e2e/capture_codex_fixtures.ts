@@ -14,37 +14,17 @@
 // "Trust all and continue" writes the trust entries into config.toml, so no run bypasses the trust.
 // Paths are rewritten to /home/dev/... as in the Claude Code sets; the client's own instructions
 // (base instructions, its developer messages) are replaced by a placeholder; nothing else is edited.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ROOT } from "./harness.ts";
 import { CODEX_VERSION, CodexE2e } from "./codex_harness.ts";
+import { CAPTURE_HOOK as HOOK } from "./_capture_hook.ts";
 
 const out = process.argv[2];
 if (!out) {
   console.error("usage: bun tests/e2e/capture_codex_fixtures.ts OUT_DIR");
   process.exit(2);
 }
-
-/** The capture hook: one file per input (`<seq>-<event>[-variant].json`), rollout copies at compaction. */
-const HOOK = `
-const fs = require("node:fs"), path = require("node:path");
-const dir = process.argv[2];
-let text = "";
-process.stdin.on("data", (d) => (text += d));
-process.stdin.on("end", () => {
-  const input = JSON.parse(text);
-  const e = input.hook_event_name;
-  const variant = input.source ?? input.trigger ?? input.tool_name ?? input.reason ?? "";
-  const seq = String(Date.now()) + "-" + process.pid;
-  fs.mkdirSync(path.join(dir, "raw"), { recursive: true });
-  fs.writeFileSync(path.join(dir, "raw", seq + "-" + e + (variant ? "-" + variant : "") + ".json"), text.trim() + "\\n");
-  const snap = e === "PreCompact" || e === "PostCompact" || (e === "SessionStart" && input.source === "compact");
-  if (snap && input.transcript_path && fs.existsSync(input.transcript_path)) {
-    fs.mkdirSync(path.join(dir, "snapshots"), { recursive: true });
-    fs.copyFileSync(input.transcript_path, path.join(dir, "snapshots", "at-" + e + "-" + seq + ".jsonl"));
-  }
-});
-`;
 
 /** What replaces the client's own instructions in the copied rollouts. */
 const PLACEHOLDER = "(removed from the fixture: the client's own instructions)";
@@ -183,7 +163,6 @@ try {
     writeFileSync(join(out, "codex-home", name), rewrite(readFileSync(join(e.codexHome, name), "utf8")));
   }
   writeFileSync(join(out, "VERSION"), `${CODEX_VERSION}\n`);
-  copyFileSync(join(work, "hook.cjs"), join(out, "capture-hook.cjs"));
   console.log(`wrote ${out}`);
 } finally {
   e.tmuxStop();

@@ -1,7 +1,7 @@
 // The end-to-end harness for the real Codex CLI (the pinned devDependency @openai/codex) against
 // the Responses-API mock in mock_responses.ts: E2e's temp dir, network namespace, request log and
 // tmux helpers, with a CODEX_HOME whose config.toml points a provider at the mock. See docs/e2e.md.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2e, type LoggedRequest, REHYDRATE, ROOT } from "./harness.ts";
@@ -167,25 +167,7 @@ ${projects}`;
     const argv = [CODEX, "exec", "--skip-git-repo-check", "-s", "workspace-write", ...(options.args ?? [])];
     if (options.resume) argv.push("resume", options.resume);
     argv.push(prompt);
-    const [cmd, args] = this.wrap(argv);
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        const child = spawn(cmd, args, { cwd: project, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"] });
-        let out = "";
-        let err = "";
-        child.stdout.on("data", (d) => (out += d));
-        child.stderr.on("data", (d) => (err += d));
-        const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-        child.on("error", (e) => {
-          clearTimeout(timer);
-          reject(new Error(`Codex cannot start: ${e.message}`));
-        });
-        child.on("close", (c) => {
-          clearTimeout(timer);
-          resolve({ code: c, stdout: out, stderr: err });
-        });
-      },
-    );
+    const { code, stdout, stderr } = await this.runClient(argv, project, this.env(options.env), "Codex");
     const sessionId = /^session id: (\S+)$/m.exec(stderr + "\n" + stdout)?.[1] ?? "";
     if (code !== 0 || sessionId === "") {
       throw new Error(

@@ -379,25 +379,7 @@ export class E2e {
     const argv = [this.client, "-p", prompt, "--output-format", "json"];
     if (options.resume) argv.push("--resume", options.resume);
     if (options.extraArgs) argv.push(...options.extraArgs);
-    const [cmd, args] = this.wrap(argv);
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        const child = spawn(cmd, args, { cwd: project, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"] });
-        let out = "";
-        let err = "";
-        child.stdout.on("data", (d) => (out += d));
-        child.stderr.on("data", (d) => (err += d));
-        const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-        child.on("error", (e) => {
-          clearTimeout(timer);
-          reject(new Error(`Claude Code cannot start: ${e.message}`));
-        });
-        child.on("close", (c) => {
-          clearTimeout(timer);
-          resolve({ code: c, stdout: out, stderr: err });
-        });
-      },
-    );
+    const { code, stdout, stderr } = await this.runClient(argv, project, this.env(options.env), "Claude Code");
     let result: Record<string, unknown>;
     try {
       result = JSON.parse(stdout.trim().split("\n").pop() ?? "");
@@ -412,6 +394,35 @@ export class E2e {
     this.sessions.set(sessionId, project);
     const requests = this.requests().slice(before).filter(isTurnRequest);
     return { sessionId, result, requests, stderr };
+  }
+
+  /**
+   * Runs `argv` (a client's command line) in `project` with `env`, in the namespace when there is
+   * one, and collects its output; killed after two minutes.
+   */
+  protected runClient(
+    argv: string[],
+    project: string,
+    env: Record<string, string>,
+    name: string,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const [cmd, args] = this.wrap(argv);
+    return new Promise((resolve, reject) => {
+      const child = spawn(cmd, args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+      child.on("error", (e) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} cannot start: ${e.message}`));
+      });
+      child.on("close", (c) => {
+        clearTimeout(timer);
+        resolve({ code: c, stdout: out, stderr: err });
+      });
+    });
   }
 
   /** The transcript Claude Code keeps for a session of `project`. */

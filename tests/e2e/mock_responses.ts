@@ -33,9 +33,10 @@
  * quotes every message the user typed and names no file, task or command. A request asking for a
  * JSON title (the interactive client's thread title) gets `{"title":"Mock session"}`.
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
+import { mockMain, sendJson, serveMock } from "./_mock_server.ts";
 
 /** One reply step of a scripted prompt. */
 export interface ResponsesStep {
@@ -208,63 +209,18 @@ function sse(res: ServerResponse, reply: ResponsesReply): void {
 export function startResponsesMock(
   options: { logFile: string; port?: number },
 ): Promise<{ port: number; close(): void }> {
-  let n = 0;
   const scriptsDir = join(dirname(options.logFile), "mock-scripts");
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      let body: Record<string, unknown> | null = null;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch { /* logged raw below */ }
-      const path = (req.url ?? "/").split("?")[0];
-      let kind = "other";
-      let reply: unknown = null;
-      if (req.method === "POST" && path.endsWith("/responses") && body !== null) {
-        const decided = decideResponsesReply(body as { input?: Item[] }, raw, scriptsDir);
-        kind = decided.kind;
-        reply = decided;
-        sse(res, decided);
-      } else {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { message: `Not found: ${req.method} ${path}`, type: "not_found" } }));
-      }
-      const entry = {
-        n: ++n,
-        ts: new Date().toISOString(),
-        method: req.method,
-        url: req.url,
-        kind,
-        body: body ?? (raw || null),
-        reply,
-      };
-      appendFileSync(options.logFile, JSON.stringify(entry) + "\n");
-    });
+  return serveMock(options, (req, res) => {
+    if (req.method === "POST" && req.path.endsWith("/responses") && req.body !== null) {
+      const decided = decideResponsesReply(req.body as { input?: Item[] }, req.raw, scriptsDir);
+      sse(res, decided);
+      return { kind: decided.kind, reply: decided };
+    }
+    sendJson(res, 404, { error: { message: `Not found: ${req.method} ${req.path}`, type: "not_found" } });
+    return { kind: "other", reply: null };
   });
-  return new Promise((resolve, reject) => {
-    server.on("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      resolve({ port, close: () => server.close() });
-    });
-  });
-}
-
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
 if (import.meta.main ?? process.argv[1]?.endsWith("mock_responses.ts")) {
-  const logFile = argValue("--log");
-  if (!logFile) {
-    process.stderr.write("mock_responses: --log FILE is required\n");
-    process.exitCode = 1;
-  } else {
-    const { port } = await startResponsesMock({ logFile, port: Number(argValue("--port") ?? 0) });
-    process.stdout.write(JSON.stringify({ port }) + "\n");
-  }
+  await mockMain("mock_responses", startResponsesMock);
 }

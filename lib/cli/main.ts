@@ -41,7 +41,7 @@ const VERBS: Record<string, { summary: string; run: CliVerb }> = {
 
 // Built when asked for.
 const help = (): string =>
-  `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
+  `rehydrate ${VERSION}: compaction-survival hooks for Claude Code and the OpenAI Codex CLI
 
 Usage:
   rehydrate <hook> < hook-input.json   run a hook exactly as its own binary would

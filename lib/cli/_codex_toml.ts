@@ -20,7 +20,7 @@
 export type TomlEdit = { text: string } | { error: string };
 
 /** A table header line: `[a.b."c"]` or `[[a]]`, with an optional comment. */
-const HEADER = /^\s*\[\[?\s*([^\]]*?)\s*\]\]?\s*(?:#.*)?$/;
+const HEADER = /^\s*\[\[?([^\]]*)\]\]?\s*(?:#.*)?$/;
 const TRUSTED = /^(\s*trusted_hash\s*=\s*)("(?:[^"\\]|\\.)*"|'[^']*')(\s*(?:#.*)?)$/;
 
 /** `[hooks.state."<key>"]` as the client writes it. */
@@ -32,7 +32,7 @@ function headerOf(key: string): string {
 function stateKey(line: string): string | undefined {
   const m = HEADER.exec(line);
   if (m === null) return undefined;
-  const inner = /^hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*")$/.exec(m[1]);
+  const inner = /^hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*")$/.exec(m[1].trim());
   if (inner === null) return undefined;
   try {
     return JSON.parse(inner[1]);
@@ -48,7 +48,7 @@ function tables(lines: string[]): { name: string; start: number; end: number }[]
     const m = HEADER.exec(line);
     if (m === null) return;
     if (out.length > 0) out[out.length - 1].end = i;
-    out.push({ name: m[1], start: i, end: lines.length });
+    out.push({ name: m[1].trim(), start: i, end: lines.length });
   });
   return out;
 }

@@ -77,9 +77,12 @@ import {
   wrongItems,
 } from "./_payload_quality_rules.ts";
 import { cpLength, cpSlice, padLeft, padRight, pyBasename, pyFixed, pyTruthy } from "./_py_text.ts";
+import { codexSessions, replayCodex, replayEnv } from "./_codex_replay.ts";
 
 const ROOT = join(import.meta.dirname ?? ".", "..");
 const DEV_SET = join(ROOT, "tests", "fixtures", "detection-dev");
+/** The rollouts captured from the Codex CLI, the default files of `--codex`. */
+const CODEX_SET = join(ROOT, "tests", "fixtures", "codex-0.171.0", "rollouts");
 /** The synthetic first prompt of the follow-up replay. */
 const FOLLOW_UP_PROMPT = "continue";
 
@@ -142,8 +145,14 @@ interface ReplayOptions {
 }
 
 /** Runs one hook the way the shared scorer does and returns what it injected. */
-function hook(bin: string, name: string, input: Record<string, unknown>, env: Record<string, string>): string {
-  const p = spawnSync(bin, [name], {
+function hook(
+  bin: string,
+  name: string,
+  input: Record<string, unknown>,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): string {
+  const p = spawnSync(bin, [name, ...args], {
     input: JSON.stringify(input),
     env,
     encoding: "utf8",
@@ -184,13 +193,7 @@ function replay(
   try {
     const tp = join(tmp, "cut.jsonl");
     writeFileSync(tp, rows.slice(0, cut).map((r) => r.line).join(""));
-    const env = {
-      PATH: "/usr/bin:/bin",
-      HOME: join(tmp, "home"),
-      LANG: "C.UTF-8",
-      REHYDRATE_STATE_DIR: join(tmp, "state"),
-    };
-    mkdirSync(env.HOME, { recursive: true });
+    const env = replayEnv(tmp);
     const base = { session_id: sid ?? null, transcript_path: tp, cwd: cwd ?? null };
     const run = (name: string, payload: Record<string, unknown>) => hook(bin, name, { ...base, ...payload }, env);
     run("pre-compact", { hook_event_name: "PreCompact", trigger: "auto", custom_instructions: null });
@@ -463,6 +466,8 @@ function followUpSection(results: readonly SessionResult[]): string[] {
 /** The command's arguments. */
 interface Args {
   bin: string;
+  /** Score Codex CLI rollouts (bench/_codex_replay.ts) instead of Claude Code transcripts. */
+  codex?: boolean;
   json?: string;
   md?: string;
   out?: string;
@@ -480,6 +485,7 @@ function parseCli(argv: readonly string[]): Args {
       return next;
     };
     if (v === "--bin") a.bin = resolve(value());
+    else if (v === "--codex") a.codex = true;
     else if (v === "--json") a.json = value();
     else if (v === "--md") a.md = value();
     else if (v === "--out") a.out = value();
@@ -503,6 +509,7 @@ function git(args: string[]): string {
 
 function main(argv: readonly string[]): void {
   const args = parseCli(argv);
+  if (args.codex) return mainCodex(args, argv);
   let files = args.files;
   let source = files.length === 0 ? "tests/fixtures/detection-dev" : `${files.length} files`;
   if (files.length === 0) {
@@ -573,6 +580,64 @@ function main(argv: readonly string[]): void {
       ) + "\n",
     );
   }
+}
+
+/**
+ * `--codex`: every compaction of the Codex rollouts (default: the captured ones) replayed in
+ * Codex's order (bench/_codex_replay.ts) and scored with the shared rules against what the
+ * compacted context carries in words (Codex's summary and the user messages it keeps).
+ */
+function mainCodex(args: Args, argv: readonly string[]): void {
+  const files = args.files.length > 0
+    ? args.files
+    : readdirSync(CODEX_SET).filter((n) => n.endsWith(".jsonl")).sort().map((n) => join(CODEX_SET, n));
+  if (!existsSync(args.bin)) {
+    throw new Error(`Cannot find ${args.bin}: build it with npx bun build.ts --only rehydrate`);
+  }
+  const lines: string[] = [];
+  const scores: SessionScore[] = [];
+  const payloads: { name: string; payload: string }[] = [];
+  for (const file of files) {
+    for (const session of codexSessions(file)) {
+      const ctx = replayCodex(session, (name, input, env) => hook(args.bin, name, input, env, ["--agent", "codex"]));
+      const score = scoreSession({ rows: session.rows, cut: session.cut, ctx, summary: session.summary });
+      scores.push(score);
+      lines.push(sessionLine(session.name, score));
+      payloads.push({ name: session.name, payload: ctx });
+    }
+  }
+  const version = spawnSync(args.bin, ["--version"], { encoding: "utf8" }).stdout?.trim() || "unknown";
+  const shown = args.bin === join(ROOT, "dist", "rehydrate") ? "dist/rehydrate" : args.bin;
+  const t = totalsOf(scores);
+  const md = [
+    "# Payload quality after a compaction: Codex CLI",
+    "",
+    `- Command: \`${["npx", "bun", "bench/payload-quality.ts", ...argv].join(" ")}\``,
+    `- Binary: ${shown}, \`--version\`: ${version}`,
+    `- Commit: ${git(["rev-parse", "--short", "HEAD"])}`,
+    `- Date: ${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`,
+    "",
+    `${scores.length} compactions (${
+      args.files.length > 0 ? `${files.length} files` : "tests/fixtures/codex-0.171.0/rollouts"
+    }), ` +
+    "each replayed in Codex's order: PreCompact, the rollout's \`compacted\` row appended, SessionStart (compact); " +
+    "the payload is SessionStart's context (under Codex there is no follow-up prompt), scored with the shared rules " +
+    "against what the compacted context carries in words: Codex's summary and the user messages it keeps word for word.",
+    "",
+    "```text",
+    ...lines,
+    totalsLine(t),
+    "```",
+    "",
+    `Wrong by class: ${byClass(t)}.`,
+    "",
+  ].join("\n");
+  process.stdout.write(md);
+  if (args.out) {
+    mkdirSync(dirname(args.out), { recursive: true });
+    writeFileSync(args.out, md);
+  }
+  if (args.json) writeFileSync(args.json, JSON.stringify({ scores, payloads }, null, 2) + "\n");
 }
 
 if ((import.meta as { main?: boolean }).main) {

@@ -186,3 +186,33 @@ export function readOptions(
   }
   return { flags, values };
 }
+
+/** The clients a verb can serve. */
+export type Agent = "claude" | "codex";
+
+/**
+ * `--agent NAME` (or `--agent=NAME`) taken out of a verb's arguments: which client the verb is
+ * for (default `claude`, Claude Code), and the other arguments. An unknown name is an error line.
+ *
+ * @example
+ * ```ts
+ * takeAgent(["--agent", "codex", "--user"]); // { agent: "codex", rest: ["--user"] }
+ * ```
+ */
+export function takeAgent(args: readonly string[]): { agent: Agent; rest: string[] } | { error: string } {
+  const rest: string[] = [];
+  let agent: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--agent" || a.startsWith("--agent=")) {
+      const v = a === "--agent" ? args[++i] : a.slice("--agent=".length);
+      if (v === undefined || v === "") return { error: "--agent needs a value" };
+      if (agent !== undefined && agent !== v) return { error: "--agent given twice" };
+      agent = v;
+    } else rest.push(a);
+  }
+  if (agent !== undefined && agent !== "claude" && agent !== "codex") {
+    return { error: `unknown agent ${JSON.stringify(agent)}; one of claude, codex` };
+  }
+  return { agent: (agent ?? "claude") as Agent, rest };
+}

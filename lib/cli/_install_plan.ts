@@ -5,9 +5,9 @@
  *
  * Our entries carry no marker (Claude Code's hook entries have no free-form field, and a
  * `statusMessage` would flash on every tool call): an entry is ours when its command runs a
- * binary whose file name contains `rehydrate` (or one of `knownBinaries`) with exactly one
- * argument, one of our hook names, either bare or behind the guard a shared install writes
- * (see {@linkcode hookCommand}).
+ * binary whose file name contains `rehydrate` (or one of `knownBinaries`) with one of our hook
+ * names (and, for the Codex CLI's hooks, `--agent codex` after it), either bare or behind the
+ * guard a shared install writes (see {@linkcode hookCommand}).
  *
  * @module
  */
@@ -184,6 +184,8 @@ export interface PlanInstallOptions {
   hooks: readonly HookSpec[];
   /** More command prefixes that count as ours even without `rehydrate` in the name. */
   knownBinaries?: readonly string[];
+  /** Words after the hook name in every command (` --agent codex` for the Codex CLI's hooks). Default none. */
+  suffix?: string;
 }
 
 const HOOK_SET = new Set(Object.keys(HOOK_NAMES));
@@ -202,7 +204,7 @@ export function planInstall(text: string | null, options: PlanInstallOptions): S
   return plan(
     text ?? NEW_FILE,
     options.hooks,
-    (hook) => hookCommand(options.prefix, hook, { guarded }),
+    (hook) => hookCommand(options.prefix, hook + (options.suffix ?? ""), { guarded }),
     options.knownBinaries ?? [options.prefix],
   );
 }
@@ -420,13 +422,19 @@ export function ourHook(entry: JsonObjectNode, known: readonly string[]): string
   return commandHook(command.value, known);
 }
 
-/** The hook a command line runs when it is one of ours (`<rehydrate binary> <hook>`, guarded or not), else null. */
+/**
+ * The hook a command line runs when it is one of ours (`<rehydrate binary> <hook>`, or `<hook>
+ * --agent <client>` as a Codex install writes it; guarded or not), else null.
+ */
 export function commandHook(command: string, known: readonly string[]): string | null {
   const { raw, word, rest } = firstWord(unguard(command).command);
-  const hook = rest.trim();
+  const hook = AGENT_SUFFIX.exec(rest.trim())?.[1] ?? "";
   if (!HOOK_SET.has(hook) || !/^\s/.test(rest)) return null;
   return isOurBinary(raw, word, known) ? hook : null;
 }
+
+/** A hook name alone, or followed by the client it serves. */
+const AGENT_SUFFIX = /^(\S+)(?:\s+--agent\s+(?:codex|claude))?$/;
 
 function isOurBinary(raw: string, word: string, known: readonly string[]): boolean {
   if (known.includes(raw)) return true;

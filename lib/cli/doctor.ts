@@ -25,8 +25,10 @@ import {
   type ResolvedEnv,
   resolveEnv,
   settingsPath,
+  takeAgent,
   type VerbEnv,
 } from "./_install_detect.ts";
+import { doctorCodex } from "./_codex_doctor.ts";
 import { hooksFor, listOurEntries, type OurEntry, type Workflow, WORKFLOWS } from "./_install_plan.ts";
 import { readSettings } from "./_install_settings_file.ts";
 import { commandBinary, newestTranscript, safeList, workflowFiles } from "./_doctor_files.ts";
@@ -68,6 +70,7 @@ const BACKGROUND: ReadonlySet<string> = new Set(
 );
 
 const HELP = `Usage: rehydrate doctor [--project DIR] [--json] [--no-latency]
+       rehydrate doctor --agent codex [--project DIR] [--json]
 
 Checks the installation and prints one pass/warn/fail line per check; exits 1
 when anything fails.
@@ -91,11 +94,17 @@ when anything fails.
                its --version, in a scratch project (nothing in yours is
                touched); medians in ms
 
+With --agent codex, the OpenAI Codex CLI's install instead: the project's
+.codex/hooks.json and $CODEX_HOME/hooks.json register the hooks, each is
+trusted in $CODEX_HOME/config.toml with the hash Codex checks (else Codex does
+not run it), the binaries exist, and the project is trusted by Codex.
+
 Options:
   --project DIR   the project to check (default: the nearest folder upward
                   with a .claude/ folder or .git, else the current directory)
   --json          print the report as JSON
   --no-latency    skip the timing
+  --agent NAME    claude (the default) or codex
   -h, --help      show this help
   -v, --version   print the version
 
@@ -122,7 +131,10 @@ export function cliDoctor(args: string[], io: CliIo, options: CliDoctorOptions =
     io.out(HELP);
     return 0;
   }
-  const opts = readOptions(args, { flags: ["--json", "--no-latency"], values: ["--project"] });
+  const agent = takeAgent(args);
+  if ("error" in agent) return usageError(io, "doctor", agent.error);
+  if (agent.agent === "codex") return doctorCodex(agent.rest, io, options);
+  const opts = readOptions(agent.rest, { flags: ["--json", "--no-latency"], values: ["--project"] });
   if (opts.error) return usageError(io, "doctor", opts.error);
   const env = resolveEnv(options);
   const found = projectRoot(env, opts.values.get("--project"));

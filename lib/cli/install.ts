@@ -12,9 +12,11 @@ import {
   resolveEnv,
   settingsPath,
   type SettingsScopeName,
+  takeAgent,
   type VerbEnv,
   type WorkflowFinding,
 } from "./_install_detect.ts";
+import { installCodex } from "./_codex_hooks.ts";
 import { unifiedDiff } from "./_install_diff.ts";
 import {
   hookCommand,
@@ -56,6 +58,8 @@ export interface CliInstallOptions extends VerbEnv {
 const HELP = `Usage: rehydrate install [--project DIR] [--local | --shared | --user]
          [--workflows LIST] [--dry-run] [--write-config] [--slash-command]
          [--command PATH]
+       rehydrate install --agent codex [--project DIR | --user] [--dry-run]
+         [--command PATH]
 
 Registers rehydrate's hooks in one of Claude Code's settings files:
   (default)  <DIR>/.claude/settings.local.json: this machine only; commands
@@ -86,6 +90,14 @@ A workflow the config turns on ("enabled": true) is always installed.
 --workflows replaces the detected list: to drop one, name the others
 (--workflows none keeps the everyday hooks only).
 
+With --agent codex, for the OpenAI Codex CLI: PreCompact, SessionStart
+(compact|resume|fork) and UserPromptSubmit, each "<binary> <hook> --agent codex",
+in <DIR>/.codex/hooks.json (Codex loads it in a trusted project), or with --user
+in $CODEX_HOME/hooks.json (~/.codex/hooks.json); and a trusted_hash for each in
+$CODEX_HOME/config.toml, the trust Codex's own hook review would record, so the
+hooks run without a review. Both files keep everything else; each is copied to
+<file>.bak-<time> first.
+
 Options:
   --project DIR       the project to install into (default: see above)
   --local             write .claude/settings.local.json (the default)
@@ -99,6 +111,7 @@ Options:
                       what the model got after the last compaction
   --command PATH      the rehydrate binary the hooks run (default: this binary;
                       required when running from source with bun or deno)
+  --agent NAME        claude (the default: Claude Code) or codex (see above)
   -h, --help          show this help
   -v, --version       print the version
 
@@ -109,6 +122,7 @@ Examples:
   rehydrate install --dry-run --workflows projects,dispatch
   rehydrate install --user --command ~/.local/bin/rehydrate
   npx bun hooks/rehydrate.ts install --command dist/rehydrate --write-config
+  rehydrate install --agent codex --user
 `;
 
 /**
@@ -129,6 +143,10 @@ export function cliInstall(args: string[], io: CliIo, options: CliInstallOptions
     io.out(HELP);
     return 0;
   }
+  const agent = takeAgent(args);
+  if ("error" in agent) return usageError(io, "install", agent.error);
+  if (agent.agent === "codex") return installCodex(agent.rest, io, options);
+  args = agent.rest;
   const opts = readOptions(args, {
     flags: ["--user", "--shared", "--local", "--dry-run", "--write-config", "--slash-command"],
     values: ["--project", "--workflows", "--command"],

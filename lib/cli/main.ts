@@ -28,7 +28,7 @@ export type CliVerb = (args: string[], io: CliIo) => number | Promise<number>;
 // stop` dearer (bench/README.md, "The multicall binary"). The hooks are not here:
 // hooks/rehydrate.ts runs them.
 const VERBS: Record<string, { summary: string; run: CliVerb }> = {
-  install: { summary: "register the hooks in Claude Code's settings", run: cliInstall },
+  install: { summary: "register the hooks in Claude Code's settings (Codex's: --agent codex)", run: cliInstall },
   uninstall: { summary: "remove the hooks install added", run: cliUninstall },
   doctor: { summary: "check the installation, config, state and hook latency", run: cliDoctor },
   status: { summary: "what rehydrate knows about this project right now", run: cliStatus },
@@ -41,7 +41,7 @@ const VERBS: Record<string, { summary: string; run: CliVerb }> = {
 
 // Built when asked for.
 const help = (): string =>
-  `rehydrate ${VERSION}: compaction-survival hooks for Claude Code
+  `rehydrate ${VERSION}: compaction-survival hooks for Claude Code and the OpenAI Codex CLI
 
 Usage:
   rehydrate <hook> < hook-input.json   run a hook exactly as its own binary would

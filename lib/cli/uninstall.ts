@@ -11,8 +11,10 @@ import {
   resolveEnv,
   settingsPath,
   type SettingsScopeName,
+  takeAgent,
   type VerbEnv,
 } from "./_install_detect.ts";
+import { uninstallCodex } from "./_codex_hooks.ts";
 import { unifiedDiff } from "./_install_diff.ts";
 import { planUninstall } from "./_install_plan.ts";
 import { deleteSettings, readSettings, writeFailure, writeSettings } from "./_install_settings_file.ts";
@@ -22,6 +24,7 @@ import { projectRoot, rootLine } from "./_project_root.ts";
 
 const HELP = `Usage: rehydrate uninstall [--project DIR] [--local | --shared | --user]
          [--dry-run] [--command PATH]
+       rehydrate uninstall --agent codex [--project DIR | --user] [--dry-run]
 
 Removes rehydrate's hook entries from the project's settings files, the local
 <DIR>/.claude/settings.local.json and the shared <DIR>/.claude/settings.json
@@ -37,6 +40,10 @@ command file install --slash-command wrote goes too. The private state
 directory (snapshots, records, the debug log, shared by all your projects)
 stays; uninstall says where it is.
 
+With --agent codex: our entries in <DIR>/.codex/hooks.json (or with --user in
+$CODEX_HOME/hooks.json), and their trusted_hash in $CODEX_HOME/config.toml; the
+trust of the hooks after ours moves with them, so a hook you trusted stays so.
+
 Options:
   --project DIR    the project to uninstall from (default: see above)
   --local          only the project's .claude/settings.local.json
@@ -45,6 +52,7 @@ Options:
   --dry-run        print the diff and write nothing
   --command PATH   also treat commands running PATH as ours (a binary whose file
                    name does not contain "rehydrate")
+  --agent NAME     claude (the default) or codex
   -h, --help       show this help
   -v, --version    print the version
 
@@ -71,6 +79,10 @@ export function cliUninstall(args: string[], io: CliIo, options: VerbEnv = {}): 
     io.out(HELP);
     return 0;
   }
+  const agent = takeAgent(args);
+  if ("error" in agent) return usageError(io, "uninstall", agent.error);
+  if (agent.agent === "codex") return uninstallCodex(agent.rest, io, options);
+  args = agent.rest;
   const opts = readOptions(args, {
     flags: ["--user", "--shared", "--local", "--dry-run"],
     values: ["--project", "--command"],

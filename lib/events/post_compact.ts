@@ -12,7 +12,8 @@ import { orchestrationPostCompact } from "../orchestration/post_compact.ts";
  * ```
  */
 export const postCompactHook: HookHandler<"PostCompact"> = (ctx) => {
-  if (!mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
+  // Codex sends no summary here (its SessionStart reads it from the rollout).
+  if (ctx.host === "codex" || !mayUseOrchestration(ctx.projectDir, ctx.config())) return null;
   orchestrationPostCompact(ctx);
   return null;
 };

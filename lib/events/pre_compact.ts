@@ -13,6 +13,7 @@ import type { roleRereadItems } from "../dispatch/role_items.ts";
 import { sessionPreCompact } from "../session/pre_compact.ts";
 import { sweepSessionSnapshots } from "../session/snapshot_file.ts";
 import { noteRestore } from "../delivery/note_restore.ts";
+import { codexPreCompact } from "./codex_pre_compact.ts";
 
 /** What PreCompact prints at most: the summarizer reads it with its own instructions. */
 const PRECOMPACT_MAX_CHARS = 2500;
@@ -37,7 +38,7 @@ export interface PreCompactWorkflows {
  * record. The reply is plain text (Claude Code appends it to the summarizer's instructions),
  * never JSON, and never exit 2: a block would stop the user's compaction. `workflows` is called
  * only when a workflow's layout or a dispatch role is there; a failure to load them fails that
- * part open, as any error of a workflow does.
+ * part open, as any error of a workflow does. Under the Codex CLI, `codexPreCompact` instead.
  *
  * @example
  * ```ts
@@ -46,6 +47,7 @@ export interface PreCompactWorkflows {
  * ```
  */
 export const preCompactHandler = (workflows: () => PreCompactWorkflows): HookHandler<"PreCompact"> => (ctx) => {
+  if (ctx.host === "codex") return codexPreCompact(ctx);
   const compactionId = newCompactionId(ctx.now);
   const instructions: string[] = [];
   let extra: RereadExtraFiles | undefined;

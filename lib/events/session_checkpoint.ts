@@ -13,7 +13,8 @@ import { guard } from "./_guard.ts";
  * wait for it, and has nothing to show. `session.enabled: false` turns it off with the rest of
  * the everyday layer. After a save it also sweeps the sessions folder (checkpoints and snapshots
  * not written for 7 days, temporary files a killed write left), since a session that never
- * compacts never runs PreCompact's sweep; nobody waits for that either.
+ * compacts never runs PreCompact's sweep; nobody waits for that either. Under the Codex CLI it does
+ * nothing (its PreCompact reads the rollout's tail itself).
  *
  * @example
  * ```ts
@@ -21,7 +22,8 @@ import { guard } from "./_guard.ts";
  * ```
  */
 export const sessionCheckpointHook: HookHandler<"Stop"> = (ctx) => {
-  if (ctx.config().session.enabled === false) return null;
+  // Claude Code's transcript only: a Codex rollout has no rows this pass reads.
+  if (ctx.host === "codex" || ctx.config().session.enabled === false) return null;
   const r = saveSessionCheckpoint(ctx);
   ctx.log(
     r.saved

@@ -1,27 +1,17 @@
 import type { HookHandler } from "../hook/handle_hook.ts";
 import { dispatchSessionStart } from "../dispatch/session_start.ts";
-import { latestCompaction } from "../delivery/latest_compaction.ts";
-import { pendingDelivery } from "../delivery/pending.ts";
-import { recentlyDelivered } from "../delivery/recent.ts";
-import { recordDelivery } from "../delivery/record.ts";
-import type { CompactionRecord } from "../delivery/compaction_record.ts";
 import { noteRestore } from "../delivery/note_restore.ts";
 import { restoreMessage } from "../delivery/restore_message.ts";
-import { updateSessionRecord } from "../state/session_record.ts";
 import { mayUseOrchestration } from "../orchestration/uses_orchestration_layout.ts";
 import { usesProjectsLayout } from "../projects/uses_projects_layout.ts";
 import { guard, joinWithin } from "./_guard.ts";
+import { deliveryReply, startDelivery } from "./_start_delivery.ts";
 import { orchestrationSessionStart } from "../orchestration/session_start.ts";
 import { projectSessionStart } from "../projects/session_start.ts";
 import { sessionContext } from "../session/session_start.ts";
 import { replayedNexusContext } from "../projects/replayed_context.ts";
-import { sweepStaleFiles } from "../state/sweep_stale_files.ts";
-import { join } from "../node/path.ts";
-import { restoresDir } from "../state/files.ts";
+import { codexSessionStart } from "./codex_session_start.ts";
 
-const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
-/** Parallel runs of one event finish within this; two compactions are never this close. */
-const DUPLICATE_WINDOW_MS = 30_000;
 /**
  * Bytes of the transcript's end a resume reads for the resume injection rule: about 20 ms. Past
  * it, the replayed context (if any) is far back in a long session and nothing is injected.
@@ -29,8 +19,6 @@ const DUPLICATE_WINDOW_MS = 30_000;
 const REPLAY_BUDGET = 2 * 1024 * 1024;
 /** The everyday element's share of the budget when a project workspace adds its own document. */
 const SESSION_SHARE = 3000;
-/** How long a restore record stays (`rehydrate status` lists the last compactions). */
-const RESTORES_MAX_AGE_MS = 30 * 86_400_000;
 
 /**
  * SessionStart: records the session's main-loop model and source (only SessionStart carries
@@ -47,53 +35,23 @@ const RESTORES_MAX_AGE_MS = 30 * 86_400_000;
  * - `startup` / `clear`: the project's startup context and an orchestration run's resumption
  *   prompt when it has an unacknowledged checkpoint; `clear` never resumes a project.
  *
+ * Under the Codex CLI, `codexSessionStart` instead.
+ *
  * @example
  * ```ts
  * runHook("SessionStart", sessionStartHook);
  * ```
  */
 export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
-  const input = ctx.input;
-  const source = typeof input.source === "string" && SOURCES.has(input.source) ? input.source : "startup";
-  guard(ctx, "session record", () =>
-    updateSessionRecord(ctx.stateDir(), input.session_id, {
-      model: typeof input.model === "string" ? input.model : undefined,
-      source,
-      transcript_path: input.transcript_path,
-      cwd: input.cwd,
-    }, { now: ctx.now }));
-  // The per-session files no hook removes (the fill warning's level, the usual prompt's memo) would
-  // pile up: swept by age, a bounded number per start. Not after a compaction: PreCompact has just
-  // swept the rest, and the compact start is the one the user waits for.
-  if (source !== "compact") {
-    guard(ctx, "sweep", () => {
-      const dir = ctx.stateDir();
-      sweepStaleFiles([join(dir, "fill"), join(dir, "quiet")], { now: ctx.now });
-      // A project's restore records are bounded in number when written; one no compaction renewed
-      // goes after 30 days.
-      sweepStaleFiles([restoresDir(dir)], { now: ctx.now, maxAgeMs: RESTORES_MAX_AGE_MS });
-    });
+  if (ctx.host === "codex") return codexSessionStart(ctx);
+  const start = startDelivery(ctx);
+  const source = start.source;
+  if (start.kind === "replay") return resumeReplay(ctx, source);
+  if (start.kind === "recent") {
+    ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
+    return null;
   }
-
-  let claimed: string | null = null;
-  let latestRecord: CompactionRecord | null = null;
-  if (source === "compact" || source === "resume" || source === "fork") {
-    // The compaction record is read once for both questions; recordDelivery reads it again after
-    // its claim, on purpose (a PreCompact may have replaced it in between).
-    const latest = guard(ctx, "delivery", () => latestCompaction(ctx));
-    latestRecord = latest?.record ?? null;
-    const pending = latest && guard(ctx, "delivery", () => pendingDelivery(ctx, { latest }));
-    if (source !== "compact" && !pending) return resumeReplay(ctx, source);
-    if (!pending && latest && guard(ctx, "delivery", () => recentlyDelivered(ctx, DUPLICATE_WINDOW_MS, { latest }))) {
-      ctx.log("compact: delivered moments ago by a parallel SessionStart (rehydrate registered twice?)");
-      return null;
-    }
-    claimed = guard(ctx, "delivery", () => recordDelivery(ctx, pending?.compactionId ?? null, "session-start"));
-    if (claimed === null) {
-      ctx.log(`${source}: this compaction's context was delivered already`);
-      return null;
-    }
-  }
+  if (start.kind === "delivered") return null;
 
   const config = ctx.config();
   const maxChars = Math.min(config.budget.maxChars, 10_000);
@@ -121,33 +79,20 @@ export const sessionStartHook: HookHandler<"SessionStart"> = (ctx) => {
     : null;
   if (project?.dropped.length) ctx.log(`project: not inlined: ${project.dropped.join(", ")}`);
   const context = joinWithin([session, dispatch, orchestration, project?.additionalContext], maxChars);
-  // recordDelivery logged the claim; "delivered" only once something is printed.
-  let message = "";
-  if (claimed !== null) {
-    ctx.log(
-      context
-        ? `delivery: compaction ${claimed} delivered by session-start: ${context.length} characters`
-        : `delivery: compaction ${claimed} claimed by session-start, nothing to print`,
-    );
+  if (start.kind === "claimed") {
     // One line for the user on what came back (never seen by the model), and the project's record
-    // of it for `rehydrate status`. The record read before the claim describes this compaction only
-    // when the claim took its id (else recordDelivery made a record of its own just now).
-    if (config.session.restoreMessage !== false) message = restoreMessage(context, { followUpLater: true });
-    const record = latestRecord?.compaction_id === claimed ? latestRecord : null;
+    // of it for `rehydrate status`.
+    const message = config.session.restoreMessage !== false ? restoreMessage(context, { followUpLater: true }) : "";
     guard(ctx, "restore record", () =>
-      noteRestore(ctx, claimed!, {
-        trigger: record?.trigger,
-        compactedAt: record?.created_at,
+      noteRestore(ctx, start.id, {
+        trigger: start.record?.trigger,
+        compactedAt: start.record?.created_at,
         delivered: { by: "session-start", text: context, message },
       }));
+    return deliveryReply(ctx, start.id, "session-start", context, message);
   }
   if (!context) return null;
-  return {
-    json: {
-      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context },
-      ...(message ? { systemMessage: message } : {}),
-    },
-  };
+  return { json: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } } };
 };
 
 /**

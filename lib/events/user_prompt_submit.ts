@@ -15,6 +15,7 @@ import { writeQuietMemo } from "./quiet_prompt_memo.ts";
 import { sessionContext } from "../session/session_start.ts";
 import { sessionFollowUp } from "../session/follow_up.ts";
 import { fillWarning, type FillWarningFacts } from "../session/fill_warning.ts";
+import { codexUserPromptSubmit } from "./codex_user_prompt_submit.ts";
 
 const SHORT_FORM_CHARS = 4000;
 /** The everyday element's short form when this prompt re-delivers a compaction's context. */
@@ -37,7 +38,8 @@ const FOLLOW_UP_CHARS = 4000;
  * the fast path (lib/events/quiet_prompt.ts). Workflow code runs only where its layout exists. It is
  * imported statically: a lazy `import()` made the bundle's module helpers and Bun's `require`
  * hot enough for the JIT to compile them on every prompt (bench/README.md), which cost more than
- * initialising the modules a prompt without a layout does not need.
+ * initialising the modules a prompt without a layout does not need. Under the Codex CLI,
+ * `codexUserPromptSubmit` instead.
  *
  * @example
  * ```ts
@@ -45,6 +47,7 @@ const FOLLOW_UP_CHARS = 4000;
  * ```
  */
 export const userPromptSubmitHook: HookHandler<"UserPromptSubmit"> = (ctx) => {
+  if (ctx.host === "codex") return codexUserPromptSubmit(ctx);
   const parts: (string | null | undefined)[] = [];
   const config = ctx.config();
   // The compaction record is read once for both questions (delivery, then follow-up).

@@ -7,6 +7,10 @@ import { stateDir } from "../state/state_dir.ts";
 import { ensurePrivateDir } from "../state/ensure_private_dir.ts";
 import { debugLog } from "./debug_log.ts";
 import { escapeInvisible, hasInvisible } from "../redact/escape_invisible.ts";
+import { isCodexInput } from "../codex/is_codex_input.ts";
+
+/** The client that ran the hook: Claude Code, or the OpenAI Codex CLI. */
+export type HookHost = "claude" | "codex";
 
 /**
  * What a hook handler gets: the checked input of the event `E` and lazy access to everything
@@ -25,6 +29,11 @@ export interface HookContext<E extends HookEventName = HookEventName> {
   env: HookEnv;
   /** `CLAUDE_PROJECT_DIR`, else the input's `cwd`. */
   projectDir: string;
+  /**
+   * The client that ran the hook: `codex` when the hook was registered with `--agent codex` or
+   * its input is Codex's (`isCodexInput`), else `claude`.
+   */
+  host: HookHost;
   /** The time the hook started. */
   now: Date;
   /** The merged config, loaded on first use. */
@@ -52,6 +61,8 @@ export interface HandleHookOptions<E extends HookEventName = HookEventName> {
   homeDir?: string;
   /** Clock. Default `new Date()`. */
   now?: Date;
+  /** The client, when the hook's registration says it (`--agent codex`). Default: told from the input. */
+  host?: HookHost;
 }
 
 /** The process outcome {@linkcode handleHook} decided on. */
@@ -131,6 +142,7 @@ export function handleHook<E extends HookEventName>(
     sessionKey: sessionKey(input.session_id),
     env,
     projectDir,
+    host: options.host ?? (isCodexInput(input) ? "codex" : "claude"),
     now,
     config: getConfig,
     stateDir: getStateDir,

@@ -1,5 +1,5 @@
 import type { HookEventName, HookInput } from "./hook_types.ts";
-import { handleHook, type HookHandler } from "./handle_hook.ts";
+import { handleHook, type HookHandler, type HookHost } from "./handle_hook.ts";
 import { readStdin } from "./read_stdin.ts";
 import { hookHelp } from "./hook_help.ts";
 import { HOOK_NAMES } from "./hook_names.ts";
@@ -25,7 +25,8 @@ export interface RunHookOptions<E extends HookEventName = HookEventName> {
  * The whole body of a hook entry: reads stdin to EOF (16 MiB cap; `options.stdin` when the entry
  * has read it already), runs the handler through {@linkcode handleHook}, writes its stdout and
  * sets `process.exitCode`, all synchronously. `-v`/`--version` and `-h`/`--help` as the first argument
- * print instead (Claude Code passes no arguments). It never calls `process.exit()`, so piped
+ * print instead (Claude Code passes no arguments); `--agent codex` (or `claude`) says which client
+ * runs the hook, as `rehydrate install --agent codex` registers it. It never calls `process.exit()`, so piped
  * output is flushed, and it never lets an error escape: whatever happens, the process ends with
  * exit 0 and no output unless the handler deliberately replied.
  *
@@ -58,10 +59,17 @@ export function runHook<E extends HookEventName>(
       const input = readStdin();
       text = input.ok ? input.text : "";
     }
-    const outcome = handleHook(event, handler, text, { input: options.input });
+    const outcome = handleHook(event, handler, text, { input: options.input, host: agentOf(args) });
     if (outcome.stdout) writeFd(1, outcome.stdout);
     process.exitCode = outcome.exitCode;
   } catch {
     process.exitCode = 0;
   }
+}
+
+/** The client `--agent <name>` names among `args`, when it names one we know. */
+function agentOf(args: readonly string[]): HookHost | undefined {
+  const i = args.indexOf("--agent");
+  const name = i === -1 ? undefined : args[i + 1];
+  return name === "codex" || name === "claude" ? name : undefined;
 }

@@ -7,6 +7,9 @@ import { readPrivateFile } from "../state/read_private_file.ts";
 import { readSessionRecord } from "../state/session_record.ts";
 import { writeFileAtomic } from "../state/write_file_atomic.ts";
 import { clientContextTokens, fillCrossed, fillToCompaction, fillWarningPath } from "./fill_level.ts";
+import { codexFill } from "../codex/rollout_fill.ts";
+import { codexHome } from "../codex/codex_home.ts";
+import { autoCompactLimit } from "../codex/auto_compact_limit.ts";
 
 /** The content of `<stateDir>/fill/<session key>.json`. */
 export interface FillWarningState {
@@ -34,6 +37,9 @@ export interface FillWarningFacts {
 /** The one fixed sentence of the `<context-fill>` element. */
 export const FILL_WARNING_TEXT =
   "The context is filling up: Claude Code compacts this conversation automatically when it holds compacts-at tokens (percent says how close it is).";
+/** The same sentence under the Codex CLI. */
+export const CODEX_FILL_WARNING_TEXT =
+  "The context is filling up: Codex compacts this conversation automatically when it holds compacts-at tokens (percent says how close it is).";
 
 /**
  * The everyday fill warning, on UserPromptSubmit in every repository without an orchestration run
@@ -74,7 +80,7 @@ export function fillWarning(
     maxWindowTokens: autoCompactWindow(ctx.env.CLAUDE_CODE_AUTO_COMPACT_WINDOW) ?? null,
     budgetBytes: config.transcript.scanBudgetBytes,
   };
-  const fill = contextFill(ctx.input.transcript_path, {
+  const fill = ctx.host === "codex" ? codexMeasure(ctx, measure) : contextFill(ctx.input.transcript_path, {
     model: measure.model ?? undefined,
     windowTokens: measure.windowTokens ?? undefined,
     maxWindowTokens: measure.maxWindowTokens ?? undefined,
@@ -87,7 +93,9 @@ export function fillWarning(
   let crossed = prior;
   let text: string | null = null;
   if (fill.source !== "none") {
-    const toward = fillToCompaction(fill.tokens, fill.window, ctx.env);
+    const toward = "compactsAt" in fill
+      ? { fraction: fill.tokens / fill.compactsAt, at: fill.compactsAt }
+      : fillToCompaction(fill.tokens, fill.window, ctx.env);
     crossed = fillCrossed(toward.fraction, thresholds);
     // From the integers: 114000 / 200000 * 100 is 56.99999999999999 in floating point.
     const percent = Math.floor((fill.tokens * 100) / toward.at);
@@ -103,7 +111,9 @@ export function fillWarning(
       writeFileAtomic(path, JSON.stringify(state, null, 2) + "\n");
       ctx.log(`fill warning: ${percent}% of ${toward.at} (window ${fill.window}), level ${prior} -> ${crossed}`);
     }
-    if (crossed > prior) text = fillWarningElement(percent, fill.tokens, fill.window, toward.at);
+    if (crossed > prior) {
+      text = fillWarningElement(percent, fill.tokens, fill.window, toward.at, { host: ctx.host });
+    }
   }
   options.onQuiet?.({ thresholds: [...thresholds], crossed, fill: measure, statePath: path });
   return text;
@@ -122,8 +132,32 @@ export function fillWarning(
  * // '<context-fill percent="66" tokens="110220" window="200000" compacts-at="167000">The context is filling up: …</context-fill>'
  * ```
  */
-export function fillWarningElement(percent: number, tokens: number, window: number, compactsAt: number): string {
-  return `<context-fill percent="${percent}" tokens="${tokens}" window="${window}" compacts-at="${compactsAt}">${FILL_WARNING_TEXT}</context-fill>`;
+export function fillWarningElement(
+  percent: number,
+  tokens: number,
+  window: number,
+  compactsAt: number,
+  options: { host?: "claude" | "codex" } = {},
+): string {
+  const sentence = options.host === "codex" ? CODEX_FILL_WARNING_TEXT : FILL_WARNING_TEXT;
+  return `<context-fill percent="${percent}" tokens="${tokens}" window="${window}" compacts-at="${compactsAt}">${sentence}</context-fill>`;
+}
+
+/**
+ * The fill of a Codex thread: the rollout's newest token count in the window Codex reports (or
+ * `contextWindow.tokens`), toward where Codex compacts (lowered by the user's
+ * `model_auto_compact_token_limit` in `$CODEX_HOME/config.toml`).
+ */
+function codexMeasure(
+  ctx: HookContext<"UserPromptSubmit">,
+  measure: { windowTokens: number | null; budgetBytes: number },
+): { source: "none" } | { source: "codex"; tokens: number; window: number; compactsAt: number } {
+  const fill = codexFill(ctx.input.transcript_path, {
+    budgetBytes: measure.budgetBytes,
+    windowTokens: measure.windowTokens ?? undefined,
+    autoCompactLimit: autoCompactLimit(join(codexHome(ctx.env), "config.toml")),
+  });
+  return fill === null ? { source: "none" } : { source: "codex", ...fill };
 }
 
 /** The level on record for this session; 0 when there is none (or it is another session's, or corrupt). */

@@ -75,7 +75,9 @@ export function renderSessionElement(snapshot: SessionSnapshot, options: RenderS
     [
       ["user-requests", () => ({ source: "the newest message the user typed or queued" })],
       ["commands", (shown) => ({
-        source: "the build, test and lint commands the session ran last (Bash), newest first, with how each ended",
+        source: `the build, test and lint commands the session ran last (${
+          snapshot.host === "codex" ? "exec_command" : "Bash"
+        }), newest first, with how each ended`,
         shown: shown < commands.length ? shown : undefined,
       })],
     ],

@@ -21,7 +21,6 @@ import { redact } from "../redact/redact.ts";
 import { activityMark, attachedFile, isActivityRow, isMarkedRow } from "./_activity.ts";
 import { safeFilePath, shownFileList } from "./_paths.ts";
 import { resultText, type ToolResult, toolResults } from "./_results.ts";
-import { cutText } from "../redact/quote_line.ts";
 import { hasControl } from "./_text.ts";
 import { type EditedFile, editedFileTracker } from "./edited_files.ts";
 import { type GitBranch, gitBranch } from "./git_branch.ts";
@@ -32,6 +31,7 @@ import { planFileTracker } from "./plan_file.ts";
 import { constraintTracker } from "./constraints.ts";
 import { clientTaskList } from "./task_files.ts";
 import { cutMiddle } from "../redact/cut_middle.ts";
+import { clamp, safeGit } from "./_snapshot_parts.ts";
 
 /** Which hook built a snapshot. */
 export type SnapshotBuiltBy = "pre-compact" | "session-start" | "checkpoint";
@@ -73,6 +73,8 @@ export interface SessionSnapshot {
   built_by: SnapshotBuiltBy;
   /** The PreCompact trigger, when it was one of the two known values. */
   trigger?: "manual" | "auto";
+  /** The client whose transcript it was read from, when not Claude Code (`lib/session/codex_snapshot.ts`). */
+  host?: "codex";
   /** The hook's working directory: paths inside it are relative. */
   cwd?: string;
   transcript: SnapshotTranscript;
@@ -635,18 +637,6 @@ function toItems(
   limit: number,
 ): SnapshotWorkingSetItem[] {
   return items.slice(0, limit).map((item) => ({ path: item.path, reasons: [...item.reasons] }));
-}
-
-/** The branch as the snapshot keeps it: redacted like every other text, within the schema's 255 characters. */
-function safeGit(git: GitBranch | null): GitBranch | null {
-  if (git === null || !("branch" in git)) return git;
-  const branch = cutText(redact(git.branch), 255);
-  return branch === "" ? null : { branch };
-}
-
-/** `value` as a whole number in [0, `max`] (the schema's bound), `fallback` when not a number. */
-function clamp(value: number | undefined, fallback: number, max: number): number {
-  return typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.min(max, Math.floor(value))) : fallback;
 }
 
 /**

@@ -29,6 +29,7 @@ export const SUMMARY_GAPS_NOTE =
 const TASK_SOURCE: Readonly<Record<string, string>> = {
   task: "TaskCreate and TaskUpdate tool calls",
   todo: "TodoWrite tool calls",
+  plan: "update_plan tool calls",
 };
 const DEFAULT_MAX = 4000;
 

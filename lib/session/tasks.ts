@@ -3,8 +3,11 @@ import { rowToolCalls } from "../transcript/tool_calls.ts";
 import { resultText, toolResults } from "./_results.ts";
 import { safeText } from "../redact/quote_line.ts";
 
-/** Where a task comes from: the task tools (`TaskCreate`/`TaskUpdate`, Claude Code 2.1.x) or `TodoWrite`. */
-export type SessionTaskSource = "task" | "todo";
+/**
+ * Where a task comes from: the task tools (`TaskCreate`/`TaskUpdate`, Claude Code 2.1.x), `TodoWrite`,
+ * or a step of the Codex CLI's `update_plan`.
+ */
+export type SessionTaskSource = "task" | "todo" | "plan";
 
 /** A task's state. `deleted` tasks are dropped. */
 export type SessionTaskStatus = "pending" | "in_progress" | "completed";

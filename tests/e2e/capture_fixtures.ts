@@ -13,35 +13,13 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2e, REHYDRATE, ROOT, scripted } from "./harness.ts";
+import { CAPTURE_HOOK as HOOK } from "./_capture_hook.ts";
 
 const out = process.argv[2];
 if (!out) {
   console.error("usage: bun tests/e2e/capture_fixtures.ts OUT_DIR");
   process.exit(2);
 }
-
-/** The capture hook: one file per input (`<seq>-<event>[-variant].json`), snapshots at compaction. */
-const HOOK = `
-const fs = require("node:fs"), path = require("node:path");
-const dir = process.argv[2];
-let text = "";
-process.stdin.on("data", (d) => (text += d));
-process.stdin.on("end", () => {
-  const input = JSON.parse(text);
-  const e = input.hook_event_name;
-  const injected = typeof input.prompt === "string" && input.prompt.startsWith("<task-notification>");
-  const variant = input.source ?? input.trigger ?? input.tool_name ?? input.reason ?? (injected ? "task-notification" : "");
-  const seq = String(Date.now()) + "-" + process.pid;
-  fs.mkdirSync(path.join(dir, "raw"), { recursive: true });
-  fs.writeFileSync(path.join(dir, "raw", seq + "-" + e + (variant ? "-" + variant : "") + ".json"), text.trim() + "\\n");
-  const snap = e === "PreCompact" || e === "PostCompact" || (e === "SessionStart" && input.source === "compact");
-  if (snap && input.transcript_path && fs.existsSync(input.transcript_path)) {
-    const t = new Date().toISOString().slice(11, 19).replaceAll(":", "");
-    fs.mkdirSync(path.join(dir, "snapshots"), { recursive: true });
-    fs.copyFileSync(input.transcript_path, path.join(dir, "snapshots", "at-" + e + "-" + t + "-" + process.pid + ".jsonl"));
-  }
-});
-`;
 
 const EVENTS = [
   "SessionStart",

@@ -93,7 +93,8 @@ export function tmuxAvailable(): boolean {
   return spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
 }
 
-function tryNetns(name: string): boolean {
+/** Creates the network namespace `name` with only `lo` up; false when this machine cannot. */
+export function tryNetns(name: string): boolean {
   if (process.platform !== "linux" || process.getuid?.() !== 0 || process.env.REHYDRATE_E2E_NETNS === "0") return false;
   if (spawnSync("ip", ["netns", "add", name], { encoding: "utf8" }).status !== 0) return false;
   if (spawnSync("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"], { encoding: "utf8" }).status !== 0) {
@@ -208,11 +209,13 @@ export class E2e {
   /** The client binary this file runs (the pinned one unless `E2e.start` was told otherwise). */
   readonly client: string;
   port = 0;
-  private mock: ReturnType<typeof spawn> | null = null;
+  protected mock: ReturnType<typeof spawn> | null = null;
+  /** What the client's interactive prompt looks like on the tmux screen. */
+  protected promptPattern: RegExp = /❯|>\s*$/m;
   private projects: string[] = [];
   private sessions = new Map<string, string>();
 
-  private constructor(scenario: string, client: string) {
+  protected constructor(scenario: string, client: string) {
     this.scenario = scenario;
     this.client = client;
     this.dir = mkdtempSync(join(tmpdir(), `rehydrate-e2e-${scenario}-`));
@@ -230,12 +233,18 @@ export class E2e {
     const client = options.claude ?? CLAUDE;
     requireBinaries(client);
     const e = new E2e(scenario, client);
-    const argv = [process.execPath, MOCK, "--log", e.logFile];
-    const child = e.netns ? spawn("ip", ["netns", "exec", e.netns, ...argv]) : spawn(argv[0], argv.slice(1));
-    e.mock = child;
+    await e.startMock(MOCK);
+    return e;
+  }
+
+  /** Starts the mock server `script` (mock_api.ts or mock_responses.ts) and records its port. */
+  protected async startMock(script: string): Promise<void> {
+    const argv = [process.execPath, script, "--log", this.logFile];
+    const child = this.netns ? spawn("ip", ["netns", "exec", this.netns, ...argv]) : spawn(argv[0], argv.slice(1));
+    this.mock = child;
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
-    e.port = await new Promise<number>((resolve, reject) => {
+    this.port = await new Promise<number>((resolve, reject) => {
       let out = "";
       const timer = setTimeout(() => reject(new Error(`mock API did not start: ${stderr}`)), 15_000);
       child.stdout!.on("data", (d) => {
@@ -252,7 +261,6 @@ export class E2e {
       });
       child.on("exit", (code) => reject(new Error(`mock API exited (${code}): ${stderr}`)));
     });
-    return e;
   }
 
   /** Stops the mock, deletes the namespace and (unless REHYDRATE_E2E_KEEP=1) the directory. */
@@ -379,7 +387,7 @@ export class E2e {
     return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
   }
 
-  private wrap(argv: string[]): [string, string[]] {
+  protected wrap(argv: string[]): [string, string[]] {
     return this.netns ? ["ip", ["netns", "exec", this.netns, ...argv]] : [argv[0], argv.slice(1)];
   }
 
@@ -393,25 +401,7 @@ export class E2e {
     const argv = [this.client, "-p", prompt, "--output-format", "json"];
     if (options.resume) argv.push("--resume", options.resume);
     if (options.extraArgs) argv.push(...options.extraArgs);
-    const [cmd, args] = this.wrap(argv);
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        const child = spawn(cmd, args, { cwd: project, env: this.env(options.env), stdio: ["ignore", "pipe", "pipe"] });
-        let out = "";
-        let err = "";
-        child.stdout.on("data", (d) => (out += d));
-        child.stderr.on("data", (d) => (err += d));
-        const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-        child.on("error", (e) => {
-          clearTimeout(timer);
-          reject(new Error(`Claude Code cannot start: ${e.message}`));
-        });
-        child.on("close", (c) => {
-          clearTimeout(timer);
-          resolve({ code: c, stdout: out, stderr: err });
-        });
-      },
-    );
+    const { code, stdout, stderr } = await this.runClient(argv, project, this.env(options.env), "Claude Code");
     let result: Record<string, unknown>;
     try {
       result = JSON.parse(stdout.trim().split("\n").pop() ?? "");
@@ -426,6 +416,35 @@ export class E2e {
     this.sessions.set(sessionId, project);
     const requests = this.requests().slice(before).filter(isTurnRequest);
     return { sessionId, result, requests, stderr };
+  }
+
+  /**
+   * Runs `argv` (a client's command line) in `project` with `env`, in the namespace when there is
+   * one, and collects its output; killed after two minutes.
+   */
+  protected runClient(
+    argv: string[],
+    project: string,
+    env: Record<string, string>,
+    name: string,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const [cmd, args] = this.wrap(argv);
+    return new Promise((resolve, reject) => {
+      const child = spawn(cmd, args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+      child.on("error", (e) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} cannot start: ${e.message}`));
+      });
+      child.on("close", (c) => {
+        clearTimeout(timer);
+        resolve({ code: c, stdout: out, stderr: err });
+      });
+    });
   }
 
   /** The transcript Claude Code keeps for a session of `project`. */
@@ -526,7 +545,7 @@ export class E2e {
 
   // ---- interactive mode (tmux) ----
 
-  private tmuxSocket: string | null = null;
+  protected tmuxSocket: string | null = null;
 
   /**
    * Starts `claude` interactively in a detached tmux session (with `options.args` after it);
@@ -555,7 +574,7 @@ export class E2e {
       env: { PATH: env.PATH, HOME: this.home, TERM: "xterm-256color" },
     });
     if (r.status !== 0) throw new Error(`tmux new-session failed: ${r.stderr}`);
-    await this.waitFor(() => /❯|>\s*$/m.test(this.tmuxScreen()), "the interactive prompt", 30_000);
+    await this.waitFor(() => this.promptPattern.test(this.tmuxScreen()), "the interactive prompt", 30_000);
     // 2.1.332 redraws its screen once more after the prompt first shows (startup notices), and
     // keys typed meanwhile are lost.
     await this.tmuxSettle("a settled interactive screen");
@@ -572,7 +591,7 @@ export class E2e {
           last = now;
           since = Date.now();
         }
-        return /❯|>\s*$/m.test(now) && Date.now() - since >= 1000;
+        return this.promptPattern.test(now) && Date.now() - since >= 1000;
       },
       what,
       ms,
@@ -627,7 +646,8 @@ export class E2e {
   }
 }
 
-function shellQuote(s: string): string {
+/** `s` quoted for a POSIX shell. */
+export function shellQuote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 

@@ -31,9 +31,10 @@
  * every message the user typed (as Claude Code's own summaries do) and names no file, task or
  * command.
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
+import { mockMain, sendJson, serveMock } from "./_mock_server.ts";
 
 /** One reply step of a scripted prompt. */
 export interface MockStep {
@@ -220,12 +221,6 @@ export function decideReply(body: { messages?: Message[]; output_config?: unknow
   };
 }
 
-function send(res: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, { "content-type": "application/json", "request-id": `req_mock_${Date.now()}` });
-  res.end(text);
-}
-
 function sse(res: ServerResponse, model: string, reply: MockReply): void {
   res.writeHead(200, {
     "content-type": "text/event-stream",
@@ -277,99 +272,60 @@ function sse(res: ServerResponse, model: string, reply: MockReply): void {
 
 /** Starts the mock on 127.0.0.1; resolves with the port once it listens. */
 export function startMockApi(options: { logFile: string; port?: number }): Promise<{ port: number; close(): void }> {
-  let n = 0;
   scriptsDir = join(dirname(options.logFile), "mock-scripts");
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      let body: Record<string, unknown> | null = null;
-      try {
-        body = raw ? JSON.parse(raw) : null;
-      } catch { /* logged raw below */ }
-      const path = (req.url ?? "/").split("?")[0];
-      let kind = "other";
-      let reply: unknown = null;
-      if (req.method === "HEAD") {
-        res.writeHead(200).end();
-      } else if (req.method === "GET" && path === "/v1/models") {
-        kind = "models";
-        reply = {
-          data: [{
-            type: "model",
-            id: "claude-opus-4-8",
-            display_name: "Claude Opus (mock)",
-            created_at: "2026-01-01T00:00:00Z",
-          }],
-          has_more: false,
-          first_id: "claude-opus-4-8",
-          last_id: "claude-opus-4-8",
-        };
-        send(res, 200, reply);
-      } else if (req.method === "POST" && path === "/v1/messages/count_tokens") {
-        kind = "count_tokens";
-        reply = { input_tokens: estimateTokens(raw) };
-        send(res, 200, reply);
-      } else if (req.method === "POST" && path === "/v1/messages" && body) {
-        const decided = decideReply(body as { messages?: Message[] }, raw);
-        kind = decided.kind;
-        reply = decided;
-        const model = typeof body.model === "string" ? body.model : "claude-opus-4-8";
-        if (decided.status !== 200) send(res, decided.status, decided.error);
-        else if (body.stream === true) sse(res, model, decided);
-        else {
-          send(res, 200, {
-            id: `msg_mock_${Date.now().toString(36)}`,
-            type: "message",
-            role: "assistant",
-            model,
-            content: decided.content,
-            stop_reason: decided.stopReason,
-            stop_sequence: null,
-            usage: decided.usage,
-          });
-        }
-      } else {
-        send(res, 404, {
-          type: "error",
-          error: { type: "not_found_error", message: `Not found: ${req.method} ${path}` },
+  return serveMock(options, (req, res) => {
+    const { method, path, raw, body } = req;
+    if (method === "HEAD") {
+      res.writeHead(200).end();
+      return { kind: "other", reply: null };
+    }
+    if (method === "GET" && path === "/v1/models") {
+      const reply = {
+        data: [{
+          type: "model",
+          id: "claude-opus-4-8",
+          display_name: "Claude Opus (mock)",
+          created_at: "2026-01-01T00:00:00Z",
+        }],
+        has_more: false,
+        first_id: "claude-opus-4-8",
+        last_id: "claude-opus-4-8",
+      };
+      sendJson(res, 200, reply);
+      return { kind: "models", reply };
+    }
+    if (method === "POST" && path === "/v1/messages/count_tokens") {
+      const reply = { input_tokens: estimateTokens(raw) };
+      sendJson(res, 200, reply);
+      return { kind: "count_tokens", reply };
+    }
+    if (method === "POST" && path === "/v1/messages" && body) {
+      const decided = decideReply(body as { messages?: Message[] }, raw);
+      const model = typeof body.model === "string" ? body.model : "claude-opus-4-8";
+      if (decided.status !== 200) sendJson(res, decided.status, decided.error);
+      else if (body.stream === true) sse(res, model, decided);
+      else {
+        sendJson(res, 200, {
+          id: `msg_mock_${Date.now().toString(36)}`,
+          type: "message",
+          role: "assistant",
+          model,
+          content: decided.content,
+          stop_reason: decided.stopReason,
+          stop_sequence: null,
+          usage: decided.usage,
         });
       }
-      const entry = {
-        n: ++n,
-        ts: new Date().toISOString(),
-        method: req.method,
-        url: req.url,
-        kind,
-        body: body ?? (raw || null),
-        reply,
-      };
-      appendFileSync(options.logFile, JSON.stringify(entry) + "\n");
+      return { kind: decided.kind, reply: decided };
+    }
+    sendJson(res, 404, {
+      type: "error",
+      error: { type: "not_found_error", message: `Not found: ${method} ${path}` },
     });
+    return { kind: "other", reply: null };
   });
-  return new Promise((resolve, reject) => {
-    server.on("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      resolve({ port, close: () => server.close() });
-    });
-  });
-}
-
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
 if (import.meta.main ?? process.argv[1]?.endsWith("mock_api.ts")) {
-  const logFile = argValue("--log");
-  if (!logFile) {
-    process.stderr.write("mock_api: --log FILE is required\n");
-    process.exitCode = 1;
-  } else {
-    const { port } = await startMockApi({ logFile, port: Number(argValue("--port") ?? 0) });
-    process.stdout.write(JSON.stringify({ port }) + "\n");
-  }
+  await mockMain("mock_api", startMockApi);
 }

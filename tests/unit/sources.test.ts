@@ -125,7 +125,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["node"],
   ["yaml", "xml", "redact", "schema"],
   ["transcript", "state"],
-  ["config"],
+  ["config", "codex"],
   ["hook"],
   ["delivery", "reread", "detect"],
   ["session"],

@@ -93,6 +93,9 @@ export const REPO_CASES: readonly RepoCase[] = [
   { id: "session-start@late-prompt", binary: "session-start", target: 2.5, late: LATE_PROMPT },
   // The first prompt after a compaction whose SessionStart never printed: the short re-delivery.
   { id: "user-prompt-submit", binary: "user-prompt-submit" },
+  // The first prompt after SessionStart(compact) delivered: the follow-up reads the summary the
+  // client wrote and adds what it lacks (once per compaction).
+  { id: "user-prompt-submit@follow-up", binary: "user-prompt-submit", target: 2.5, prepare: ["session-start"] },
   // The usual prompt: the reminders used up, a minute between prompts, the fast path's memo left by
   // the prompt before (as run.ts's @quiet).
   {
